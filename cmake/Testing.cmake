@@ -1,0 +1,17 @@
+# clusterdesk_add_test(NAME SOURCES ... [LIBS ...] [LABELS ...])
+# One Qt Test executable per source file under test, registered with CTest. Tests run
+# with the offscreen platform and a fixed DPI so they behave the same everywhere.
+function(clusterdesk_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
+  target_compile_definitions(${name} PRIVATE CLUSTERDESK_BIN_DIR="${CMAKE_BINARY_DIR}/bin"
+                                             CLUSTERDESK_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_FONT_DPI=96;OMP_NUM_THREADS=2"
+    LABELS "${ARG_LABELS}")
+  if(ARG_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  endif()
+endfunction()

@@ -1,0 +1,36 @@
+// The matrix every algorithm runs on: row-major float32, named rows and columns,
+// optional ground truth, and a content hash that identifies it in the store.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clusterdesk {
+
+// How the source file was laid out; rows always end up as the points to cluster.
+enum class Layout { Matrix, Prices, Ticks };
+
+std::string toString(Layout layout);
+
+struct Dataset {
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::vector<float> values;               // rows * cols, row-major, all finite
+    std::vector<std::string> rowNames;       // empty, or one per row (asset names for prices)
+    std::vector<std::string> colNames;       // empty, or one per column
+    std::vector<std::int32_t> truth;         // empty, or ground-truth label per row
+    std::string source;                      // file path or demo spec
+    Layout layout = Layout::Matrix;
+    std::vector<std::string> notes;          // what loading did: dropped assets, forward fills, ...
+
+    const float* row(std::int64_t i) const { return values.data() + i * cols; }
+    bool hasTruth() const { return !truth.empty(); }
+
+    // SHA-256 (hex) over shape and values: same numbers, same hash, whatever the
+    // file format they came from.
+    std::string contentHash() const;
+};
+
+}  // namespace clusterdesk

@@ -1,0 +1,335 @@
+#include "host_backend.h"
+
+#include "../row_functors.h"
+#include "host_gemm.h"
+
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/binary_search.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/transform_reduce.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::kernels {
+namespace {
+
+using detail::kExactBlock;
+using Index = std::int64_t;
+
+// Rows per GEMM block in fast mode: the dots block (rows x k floats) stays in L2.
+constexpr Index kGemmBlockRows = 512;
+
+struct HostShard final : ResidentShard {
+    const float* data = nullptr;
+    Index rowCount = 0;
+    Index colCount = 0;
+    Index firstRow = 0;
+    std::vector<std::int32_t> labels;
+    std::vector<float> dist;
+    std::vector<std::uint8_t> child;
+    std::vector<float> childDist;
+    std::vector<float> norms;  // squared row norms, computed on first fast assign
+
+    Index rows() const override { return rowCount; }
+    Index cols() const override { return colCount; }
+    Index firstGlobalRow() const override { return firstRow; }
+};
+
+HostShard& asHost(ResidentShard& shard)
+{
+    return static_cast<HostShard&>(shard);
+}
+
+template <class F>
+void forEachRow(Index n, const F& f)
+{
+    thrust::for_each(thrust::omp::par, thrust::counting_iterator<Index>(0), thrust::counting_iterator<Index>(n), f);
+}
+
+struct PlainAdd {
+    void operator()(std::int64_t* p, std::int64_t v) const { *p += v; }
+    void operator()(double* p, double v) const { *p += v; }
+};
+
+// Runs a per-row accumulation functor over all rows with one private PartialSums per
+// OpenMP thread, merged in thread order (fixed for a fixed thread count).
+template <class MakeRow>
+void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow)
+{
+    const int threads = omp_get_max_threads();
+    std::vector<PartialSums> privateSums(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_get_thread_num();
+        PartialSums& mine = privateSums[static_cast<std::size_t>(t)];
+        mine.reset(out.groups, out.dims, mode);
+        detail::SumTarget target{mine.counts.data(),
+                                 mine.sums.data(),
+                                 mine.distSums.data(),
+                                 mine.fixedSums.data(),
+                                 mine.fixedDist.data(),
+                                 scales ? scales->perDim.data() : nullptr,
+                                 scales ? scales->distance : 0.0,
+                                 out.dims,
+                                 mode == Mode::Exact};
+        const auto row = makeRow(target);
+#pragma omp for schedule(static)
+        for (Index i = 0; i < n; ++i) row(i);
+    }
+    for (const PartialSums& part : privateSums) {
+        for (std::size_t g = 0; g < out.counts.size(); ++g) out.counts[g] += part.counts[g];
+        for (std::size_t c = 0; c < out.sums.size(); ++c) out.sums[c] += part.sums[c];
+        for (std::size_t g = 0; g < out.distSums.size(); ++g) out.distSums[g] += part.distSums[g];
+        for (std::size_t c = 0; c < out.fixedSums.size(); ++c) out.fixedSums[c] += part.fixedSums[c];
+        for (std::size_t g = 0; g < out.fixedDist.size(); ++g) out.fixedDist[g] += part.fixedDist[g];
+    }
+}
+
+std::string cpuModelName()
+{
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 2);
+        }
+    }
+    return "CPU";
+}
+
+void requireExactScales(Mode mode, const FixedPointScales* scales, Index d, const char* what)
+{
+    if (mode == Mode::Exact && (scales == nullptr || static_cast<Index>(scales->perDim.size()) != d)) {
+        throw std::invalid_argument(std::string(what) + ": exact mode needs one fixed-point scale per dimension");
+    }
+}
+
+class HostBackend final : public Backend {
+public:
+    HostBackend() { host::useSingleThreadedBlas(); }
+
+    std::string name() const override { return "host"; }
+
+    std::string deviceName() const override
+    {
+        return cpuModelName() + " (" + std::to_string(omp_get_max_threads()) + " threads, " + host::blasName() + ")";
+    }
+
+    std::unique_ptr<ResidentShard> upload(RowsView rows, Index firstGlobalRow) override
+    {
+        auto shard = std::make_unique<HostShard>();
+        shard->data = rows.data;
+        shard->rowCount = rows.rows;
+        shard->colCount = rows.cols;
+        shard->firstRow = firstGlobalRow;
+        shard->labels.assign(static_cast<std::size_t>(rows.rows), 0);
+        shard->dist.assign(static_cast<std::size_t>(rows.rows), std::numeric_limits<float>::infinity());
+        return shard;
+    }
+
+    void columnMaxAbs(ResidentShard& s, std::span<float> out) override
+    {
+        HostShard& shard = asHost(s);
+        const Index d = shard.colCount;
+        std::fill(out.begin(), out.end(), 0.f);
+        const int threads = omp_get_max_threads();
+        std::vector<float> partial(static_cast<std::size_t>(threads * d), 0.f);
+#pragma omp parallel num_threads(threads)
+        {
+            float* mine = partial.data() + omp_get_thread_num() * d;
+#pragma omp for schedule(static)
+            for (Index i = 0; i < shard.rowCount; ++i) {
+                const float* xi = shard.data + i * d;
+                for (Index j = 0; j < d; ++j) mine[j] = std::max(mine[j], std::fabs(xi[j]));
+            }
+        }
+        for (int t = 0; t < threads; ++t)
+            for (Index j = 0; j < d; ++j) out[j] = std::max(out[j], partial[t * d + j]);
+    }
+
+    void rowNorms(ResidentShard& s, std::span<float> out) override
+    {
+        HostShard& shard = asHost(s);
+        forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, out.data()});
+    }
+
+    void zscoreRows(std::span<float> rows, Index cols) override
+    {
+        forEachRow(static_cast<Index>(rows.size()) / cols, detail::ZscoreRow{rows.data(), cols});
+    }
+
+    void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
+    {
+        HostShard& shard = asHost(s);
+        if (mode == Mode::Exact) assignExact(shard, centroids, k);
+        else assignFast(shard, centroids, k);
+    }
+
+    void assignSplit(ResidentShard& s, std::span<const float> children, int, Mode) override
+    {
+        HostShard& shard = asHost(s);
+        shard.child.resize(static_cast<std::size_t>(shard.rowCount));
+        shard.childDist.resize(static_cast<std::size_t>(shard.rowCount));
+        forEachRow(shard.rowCount, detail::SplitNearest{shard.data, shard.colCount, children.data(),
+                                                        shard.labels.data(), shard.child.data(),
+                                                        shard.childDist.data()});
+    }
+
+    void updateNearest(ResidentShard& s, std::span<const float> centre, int label, Mode) override
+    {
+        HostShard& shard = asHost(s);
+        forEachRow(shard.rowCount, detail::UpdateNearest{shard.data, shard.colCount, centre.data(), label,
+                                                         shard.labels.data(), shard.dist.data()});
+    }
+
+    void clusterSums(ResidentShard& s, LabelSource source, int k, Mode mode, const FixedPointScales* scales,
+                     PartialSums& out) override
+    {
+        HostShard& shard = asHost(s);
+        requireExactScales(mode, scales, shard.colCount, "clusterSums");
+        const bool split = source == LabelSource::SplitChild;
+        if (split && shard.child.size() != static_cast<std::size_t>(shard.rowCount))
+            throw std::logic_error("clusterSums by split child before assignSplit");
+        out.reset(split ? 2 * k : k, static_cast<int>(shard.colCount), mode);
+        accumulatePrivately(shard.rowCount, mode, scales, out, [&](const detail::SumTarget& target) {
+            return detail::ClusterSumRow<PlainAdd>{shard.data,
+                                                   shard.colCount,
+                                                   shard.labels.data(),
+                                                   split ? shard.child.data() : nullptr,
+                                                   split ? shard.childDist.data() : shard.dist.data(),
+                                                   target,
+                                                   PlainAdd{}};
+        });
+    }
+
+    void projectedSums(ResidentShard& s, std::span<const float> means, std::span<const float> axes, int k, Mode mode,
+                       const FixedPointScales* scales, PartialSums& out) override
+    {
+        HostShard& shard = asHost(s);
+        requireExactScales(mode, scales, shard.colCount, "projectedSums");
+        out.reset(k, static_cast<int>(shard.colCount), mode);
+        accumulatePrivately(shard.rowCount, mode, scales, out, [&](const detail::SumTarget& target) {
+            return detail::ProjectedSumRow<PlainAdd>{shard.data,  shard.colCount, shard.labels.data(), means.data(),
+                                                     axes.data(), target,         PlainAdd{}};
+        });
+    }
+
+    std::int64_t weightTotal(ResidentShard& s, double scale) override
+    {
+        HostShard& shard = asHost(s);
+        return thrust::transform_reduce(thrust::omp::par, thrust::counting_iterator<Index>(0),
+                                        thrust::counting_iterator<Index>(shard.rowCount),
+                                        detail::FixedWeight{shard.dist.data(), scale}, std::int64_t{0},
+                                        thrust::plus<std::int64_t>());
+    }
+
+    Index findByPrefix(ResidentShard& s, double scale, std::int64_t target) override
+    {
+        HostShard& shard = asHost(s);
+        std::vector<std::int64_t> prefix(static_cast<std::size_t>(shard.rowCount));
+        auto weights = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0),
+                                                       detail::FixedWeight{shard.dist.data(), scale});
+        thrust::inclusive_scan(thrust::omp::par, weights, weights + shard.rowCount, prefix.begin());
+        const auto it = thrust::upper_bound(thrust::omp::par, prefix.begin(), prefix.end(), target);
+        return std::min<Index>(it - prefix.begin(), shard.rowCount - 1);
+    }
+
+    std::vector<Index> oversample(ResidentShard& s, double scale, double factor, std::int64_t total,
+                                  std::uint64_t seed, std::uint64_t round) override
+    {
+        HostShard& shard = asHost(s);
+        std::vector<Index> kept(static_cast<std::size_t>(shard.rowCount));
+        const detail::OversampleKeep keep{shard.dist.data(), scale, factor, static_cast<double>(total),
+                                          seed,              round, shard.firstRow};
+        const auto end = thrust::copy_if(thrust::omp::par, thrust::counting_iterator<Index>(0),
+                                         thrust::counting_iterator<Index>(shard.rowCount), kept.begin(), keep);
+        kept.resize(static_cast<std::size_t>(end - kept.begin()));
+        return kept;
+    }
+
+    void copyRows(ResidentShard& s, std::span<const Index> localRows, std::span<float> out) override
+    {
+        HostShard& shard = asHost(s);
+        const Index d = shard.colCount;
+        for (std::size_t r = 0; r < localRows.size(); ++r)
+            std::copy_n(shard.data + localRows[r] * d, d, out.data() + static_cast<Index>(r) * d);
+    }
+
+    void downloadLabels(ResidentShard& s, std::span<std::int32_t> out) override
+    {
+        HostShard& shard = asHost(s);
+        std::copy(shard.labels.begin(), shard.labels.end(), out.begin());
+    }
+
+    void downloadDistances(ResidentShard& s, std::span<float> out) override
+    {
+        HostShard& shard = asHost(s);
+        std::copy(shard.dist.begin(), shard.dist.end(), out.begin());
+    }
+
+    void downloadRows(ResidentShard& s, std::span<float> out) override
+    {
+        HostShard& shard = asHost(s);
+        std::copy_n(shard.data, shard.rowCount * shard.colCount, out.data());
+    }
+
+private:
+    static void assignExact(HostShard& shard, std::span<const float> centroids, int k)
+    {
+        const Index d = shard.colCount;
+        const int kPadded = (k + kExactBlock - 1) / kExactBlock * kExactBlock;
+        std::vector<float> transposed(static_cast<std::size_t>(kPadded * d), 0.f);
+        for (int c = 0; c < k; ++c)
+            for (Index j = 0; j < d; ++j) transposed[j * kPadded + c] = centroids[c * d + j];
+        forEachRow(shard.rowCount, detail::ExactNearest{shard.data, d, transposed.data(), k, kPadded,
+                                                        shard.labels.data(), shard.dist.data()});
+    }
+
+    static void assignFast(HostShard& shard, std::span<const float> centroids, int k)
+    {
+        const Index d = shard.colCount;
+        if (shard.norms.size() != static_cast<std::size_t>(shard.rowCount)) {
+            shard.norms.resize(static_cast<std::size_t>(shard.rowCount));
+            forEachRow(shard.rowCount, detail::RowNorm{shard.data, d, shard.norms.data()});
+        }
+        std::vector<float> centroidNorms(static_cast<std::size_t>(k));
+        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        const Index blocks = (shard.rowCount + kGemmBlockRows - 1) / kGemmBlockRows;
+#pragma omp parallel
+        {
+            std::vector<float> dots(static_cast<std::size_t>(kGemmBlockRows * k));
+#pragma omp for schedule(static)
+            for (Index b = 0; b < blocks; ++b) {
+                const Index first = b * kGemmBlockRows;
+                const Index count = std::min(kGemmBlockRows, shard.rowCount - first);
+                host::gemmABt(shard.data + first * d, centroids.data(), dots.data(), count, k, d);
+                const detail::FastArgmin argmin{dots.data(), shard.norms.data(), centroidNorms.data(), k, first,
+                                                shard.labels.data(), shard.dist.data()};
+                for (Index r = 0; r < count; ++r) argmin(r);
+            }
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> createHostBackend()
+{
+    return std::make_unique<HostBackend>();
+}
+
+}  // namespace clusterdesk::kernels

@@ -1,0 +1,55 @@
+// Plain types shared by every backend. No Thrust, no CUDA, no Qt: this header is
+// what the engine sees of the kernels.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::kernels {
+
+// fast: GEMM distances and floating-point sums; exact: one deterministic distance
+// functor and 64-bit fixed-point sums, bit-identical on every topology.
+enum class Mode { Fast, Exact };
+
+// GEMM input precision for fast mode. Host BLAS always computes FP32; CUDA can use
+// tensor cores through TF32 or BF16 inputs.
+enum class Precision { FP32, TF32, BF16 };
+
+// Row-major float32 matrix that the caller owns.
+struct RowsView {
+    const float* data = nullptr;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+};
+
+// Which label a row is accumulated under: its cluster, or (split tests) the child
+// of its cluster, i.e. label * 2 + childLabel.
+enum class LabelSource { Cluster, SplitChild };
+
+// Power-of-two scales that turn floats into 64-bit fixed point without overflow,
+// derived from the exact global max |x| per dimension and the global row count.
+struct FixedPointScales {
+    std::vector<double> perDim;   // multiply x[j] by perDim[j], then round to int64
+    double distance = 0;          // multiply a squared distance by this, then round
+};
+
+// Per-cluster partial sums of one shard; one all-reduce turns them into global
+// sums. Fast mode fills the double fields, exact mode the fixed-point ones.
+struct PartialSums {
+    int groups = 0;                       // clusters (or split children)
+    int dims = 0;
+    std::vector<std::int64_t> counts;     // groups
+    std::vector<double> sums;             // groups * dims (fast)
+    std::vector<double> distSums;         // groups: sum of squared distances (fast)
+    std::vector<std::int64_t> fixedSums;  // groups * dims (exact)
+    std::vector<std::int64_t> fixedDist;  // groups (exact)
+
+    void reset(int groupCount, int dimCount, Mode mode);
+};
+
+std::string toString(Mode mode);
+std::string toString(Precision precision);
+
+}  // namespace clusterdesk::kernels

@@ -1,0 +1,317 @@
+// Single-source compute: every functor here is compiled by g++ into the host backend
+// (run by Thrust's OpenMP system or plain OpenMP loops) and by nvcc into the CUDA
+// backend. Whatever decides a label or a sum lives here once, so the CUDA selftest
+// compares the same arithmetic on two devices.
+//
+// Exact-mode rules kept by every functor: distances accumulate over dimensions in
+// index order with an explicit fmaf and nothing that the compiler may contract;
+// ties go to the lowest index; sums are 64-bit integers.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CD_HD __host__ __device__
+#else
+#define CD_HD
+#endif
+
+namespace clusterdesk::kernels::detail {
+
+// Accumulator lanes advanced together by the exact nearest-centroid functor: each
+// lane repeats the scalar sequence, so the block size changes speed, never bits.
+inline constexpr int kExactBlock = 16;
+
+CD_HD inline float positiveInfinity()
+{
+    return __builtin_huge_valf();
+}
+
+// Round-to-nearest conversion to 64-bit fixed point; identical on host and device.
+CD_HD inline std::int64_t toFixed(double value)
+{
+#if defined(__CUDA_ARCH__)
+    return __double2ll_rn(value);
+#else
+    return std::llrint(value);
+#endif
+}
+
+// SplitMix64 finaliser: a counter-based generator, so row i of round r draws the
+// same number whichever shard or device holds it.
+CD_HD inline std::uint64_t mix64(std::uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// Uniform double in (0, 1] for (seed, round, row).
+CD_HD inline double counterUniform(std::uint64_t seed, std::uint64_t round, std::uint64_t row)
+{
+    const std::uint64_t h = mix64(seed ^ mix64(round ^ mix64(row)));
+    return static_cast<double>((h >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+// The exact-mode squared distance: dimension order fixed, one rounding per step.
+CD_HD inline float exactSquaredDistance(const float* x, const float* c, std::int64_t d)
+{
+    float acc = 0.f;
+    for (std::int64_t j = 0; j < d; ++j) {
+        const float t = x[j] - c[j];
+        acc = fmaf(t, t, acc);
+    }
+    return acc;
+}
+
+// Exact nearest centroid per row. Centroids come transposed (d x kPadded, padding
+// columns ignored) so the kExactBlock lanes read contiguous memory.
+struct ExactNearest {
+    const float* x;
+    std::int64_t d;
+    const float* centroidsT;
+    int k;
+    int kPadded;
+    std::int32_t* labels;
+    float* dist;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const float* xi = x + i * d;
+        float best = positiveInfinity();
+        int bestLabel = 0;
+        for (int c0 = 0; c0 < kPadded; c0 += kExactBlock) {
+            float acc[kExactBlock];
+            for (int b = 0; b < kExactBlock; ++b) acc[b] = 0.f;
+            for (std::int64_t j = 0; j < d; ++j) {
+                const float xj = xi[j];
+                const float* cj = centroidsT + j * kPadded + c0;
+                for (int b = 0; b < kExactBlock; ++b) {
+                    const float t = xj - cj[b];
+                    acc[b] = fmaf(t, t, acc[b]);
+                }
+            }
+            for (int b = 0; b < kExactBlock; ++b) {
+                if (c0 + b < k && acc[b] < best) {
+                    best = acc[b];
+                    bestLabel = c0 + b;
+                }
+            }
+        }
+        labels[i] = bestLabel;
+        dist[i] = best;
+    }
+};
+
+// Fast mode: the argmin fused onto a GEMM block. dots holds x.c for rows
+// [first, first + rowsInBlock) with row stride k; distance = |x|^2 - 2 x.c + |c|^2.
+struct FastArgmin {
+    const float* dots;
+    const float* rowNorms;
+    const float* centroidNorms;
+    int k;
+    std::int64_t first;
+    std::int32_t* labels;
+    float* dist;
+
+    CD_HD void operator()(std::int64_t r) const
+    {
+        const float* row = dots + r * k;
+        float best = positiveInfinity();
+        int bestLabel = 0;
+        for (int c = 0; c < k; ++c) {
+            const float value = centroidNorms[c] - 2.f * row[c];
+            if (value < best) {
+                best = value;
+                bestLabel = c;
+            }
+        }
+        const float d2 = rowNorms[first + r] + best;
+        labels[first + r] = bestLabel;
+        dist[first + r] = d2 > 0.f ? d2 : 0.f;
+    }
+};
+
+// Split tests: nearer of the two children of the row's cluster (exact distance in
+// both modes; two distances per row cost little).
+struct SplitNearest {
+    const float* x;
+    std::int64_t d;
+    const float* children;
+    const std::int32_t* labels;
+    std::uint8_t* child;
+    float* childDist;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const float* xi = x + i * d;
+        const float* c0 = children + static_cast<std::int64_t>(labels[i]) * 2 * d;
+        const float d0 = exactSquaredDistance(xi, c0, d);
+        const float d1 = exactSquaredDistance(xi, c0 + d, d);
+        child[i] = d1 < d0 ? 1 : 0;
+        childDist[i] = d1 < d0 ? d1 : d0;
+    }
+};
+
+// k-means++ step: keep the nearer of the stored centre and the new one.
+struct UpdateNearest {
+    const float* x;
+    std::int64_t d;
+    const float* centre;
+    int label;
+    std::int32_t* labels;
+    float* dist;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const float d2 = exactSquaredDistance(x + i * d, centre, d);
+        if (d2 < dist[i]) {
+            dist[i] = d2;
+            labels[i] = label;
+        }
+    }
+};
+
+// Squared L2 norm of row i, dimension order fixed.
+struct RowNorm {
+    const float* x;
+    std::int64_t d;
+    float* out;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const float* xi = x + i * d;
+        float acc = 0.f;
+        for (std::int64_t j = 0; j < d; ++j) acc = fmaf(xi[j], xi[j], acc);
+        out[i] = acc;
+    }
+};
+
+// Z-scores row i in place: mean and population variance in double, in index order.
+struct ZscoreRow {
+    float* x;
+    std::int64_t d;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        float* xi = x + i * d;
+        double mean = 0.0;
+        for (std::int64_t j = 0; j < d; ++j) mean += xi[j];
+        mean /= static_cast<double>(d);
+        double var = 0.0;
+        for (std::int64_t j = 0; j < d; ++j) {
+            const double t = xi[j] - mean;
+            var += t * t;
+        }
+        var /= static_cast<double>(d);
+        const double inv = var > 0.0 ? 1.0 / sqrt(var) : 0.0;
+        for (std::int64_t j = 0; j < d; ++j) xi[j] = static_cast<float>((xi[j] - mean) * inv);
+    }
+};
+
+// Sampling weight of row i: its stored squared distance in fixed point.
+struct FixedWeight {
+    const float* dist;
+    double scale;
+
+    CD_HD std::int64_t operator()(std::int64_t i) const
+    {
+        return toFixed(static_cast<double>(dist[i]) * scale);
+    }
+};
+
+// k-means|| keeps row i when u(seed, round, row) * total < factor * weight.
+struct OversampleKeep {
+    const float* dist;
+    double scale;
+    double factor;
+    double total;
+    std::uint64_t seed;
+    std::uint64_t round;
+    std::int64_t firstGlobalRow;
+
+    CD_HD bool operator()(std::int64_t i) const
+    {
+        const double weight = static_cast<double>(toFixed(static_cast<double>(dist[i]) * scale));
+        const double u = counterUniform(seed, round, static_cast<std::uint64_t>(firstGlobalRow + i));
+        return u * total < factor * weight;
+    }
+};
+
+// Where per-cluster sums of one row go. Add is the backend's adder: plain += into
+// thread-private arrays on the host, atomicAdd on the device.
+struct SumTarget {
+    std::int64_t* counts;
+    double* sums;           // fast
+    double* distSums;       // fast
+    std::int64_t* fixedSums;  // exact
+    std::int64_t* fixedDist;  // exact
+    const double* scale;    // exact: per dimension
+    double distScale;       // exact
+    std::int64_t d;
+    bool exact;
+};
+
+// Adds row i under its cluster (or split child) to target.
+template <class Add>
+struct ClusterSumRow {
+    const float* x;
+    std::int64_t d;
+    const std::int32_t* labels;
+    const std::uint8_t* child;  // null: accumulate by cluster
+    const float* dist;          // the distance that matches the label source
+    SumTarget target;
+    Add add;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const std::int64_t g = child ? static_cast<std::int64_t>(labels[i]) * 2 + child[i] : labels[i];
+        const float* xi = x + i * d;
+        add(target.counts + g, std::int64_t{1});
+        if (target.exact) {
+            add(target.fixedDist + g, toFixed(static_cast<double>(dist[i]) * target.distScale));
+            std::int64_t* out = target.fixedSums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) add(out + j, toFixed(static_cast<double>(xi[j]) * target.scale[j]));
+        } else {
+            add(target.distSums + g, static_cast<double>(dist[i]));
+            double* out = target.sums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) add(out + j, static_cast<double>(xi[j]));
+        }
+    }
+};
+
+// Power-iteration contribution of row i: ((x - m) . v) * (x - m) for its cluster.
+template <class Add>
+struct ProjectedSumRow {
+    const float* x;
+    std::int64_t d;
+    const std::int32_t* labels;
+    const float* means;
+    const float* axes;
+    SumTarget target;
+    Add add;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const std::int64_t g = labels[i];
+        const float* xi = x + i * d;
+        const float* m = means + g * d;
+        const float* v = axes + g * d;
+        float s = 0.f;
+        for (std::int64_t j = 0; j < d; ++j) s = fmaf(xi[j] - m[j], v[j], s);
+        if (target.exact) {
+            std::int64_t* out = target.fixedSums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) {
+                const float contribution = s * (xi[j] - m[j]);
+                add(out + j, toFixed(static_cast<double>(contribution) * target.scale[j]));
+            }
+        } else {
+            double* out = target.sums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) add(out + j, static_cast<double>(s) * (xi[j] - m[j]));
+        }
+    }
+};
+
+}  // namespace clusterdesk::kernels::detail

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs ClusterDesk's build and test dependencies from Debian 12's packages.
+# Idempotent: packages already present are left alone and apt is not touched.
+#   install-deps.sh [--no-gui]   --no-gui skips Qt and QCustomPlot (engine-only build)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libsqlite3-dev sqlite3 libopenblas-dev nlohmann-json3-dev libssl-dev
+  libopenmpi-dev openmpi-bin
+  python3 python3-numpy python3-sklearn
+)
+if [[ "${1:-}" != "--no-gui" ]]; then
+  packages+=(qt6-base-dev qt6-websockets-dev libqcustomplot-dev libqcustomplot2.1-qt6
+             libgl-dev xvfb xauth)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
