@@ -43,4 +43,10 @@ public:
     using Error::Error;
 };
 
+// A long operation stopped because its progress callback asked it to.
+class Cancelled : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace clusterdesk
