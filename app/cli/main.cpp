@@ -1,0 +1,36 @@
+// clusterdesk-cli: the headless front end. Exit codes: 0 success, 2 usage error,
+// 3 bad input data, 4 engine or device error, 130 cancelled.
+#include "cli_options.h"
+#include "run_command.h"
+
+#include "clusterdesk/version.h"
+#include "engine/core/error.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv)
+{
+    using namespace clusterdesk;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << cli::usageText();
+        return args.empty() ? cli::kExitUsage : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "clusterdesk-cli " << CLUSTERDESK_VERSION << " (commit " << CLUSTERDESK_GIT_COMMIT << ")\n";
+        return 0;
+    }
+    if (args[0] != "run") {
+        std::cerr << "clusterdesk-cli: unknown command '" << args[0] << "' (see clusterdesk-cli --help)\n";
+        return cli::kExitUsage;
+    }
+    args.erase(args.begin());
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << cli::usageText();
+        return 0;
+    }
+    return cli::runCommand(args);
+}

@@ -1,0 +1,144 @@
+#include "run_command.h"
+
+#include "cli_options.h"
+
+#include "engine/core/error.h"
+#include "engine/data/demo.h"
+#include "engine/data/load.h"
+#include "engine/exec/run_clustering.h"
+#include "engine/exec/run_summary.h"
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace clusterdesk::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void onInterrupt(int)
+{
+    g_cancel.store(true);
+}
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+std::ofstream openOutput(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out) throw UsageError("cannot write " + path);
+    return out;
+}
+
+void writeLabels(const std::string& path, const std::vector<std::int32_t>& labels)
+{
+    std::ofstream out = openOutput(path);
+    std::string text;
+    text.reserve(labels.size() * 3);
+    for (std::int32_t label : labels) {
+        text += std::to_string(label);
+        text += '\n';
+    }
+    out << text;
+    if (!out) throw UsageError("cannot write " + path);
+}
+
+void writeCentroids(const std::string& path, const ClusterResult& result)
+{
+    std::ofstream out = openOutput(path);
+    char cell[32];
+    for (int c = 0; c < result.k; ++c) {
+        std::string line;
+        for (std::int64_t j = 0; j < result.cols; ++j) {
+            std::snprintf(cell, sizeof cell, "%.9g", static_cast<double>(result.centroids[static_cast<std::size_t>(c * result.cols + j)]));
+            if (j > 0) line += ',';
+            line += cell;
+        }
+        out << line << '\n';
+    }
+    if (!out) throw UsageError("cannot write " + path);
+}
+
+// --init-centroids: a matrix file with k rows; sets k unless --k disagrees.
+void loadInitialCentroids(RunOptions& options, std::int64_t cols)
+{
+    LoadOptions load;
+    load.layout = Layout::Matrix;
+    const Dataset centroids = loadDataset(options.initCentroidsPath, load);
+    if (centroids.cols != cols)
+        throw DataError(options.initCentroidsPath, 1, 0, "centroids have " + std::to_string(centroids.cols) +
+                                                             " columns but the data has " + std::to_string(cols));
+    if (options.kGiven && centroids.rows != options.params.k)
+        throw DataError(options.initCentroidsPath, 0, 0, "the file holds " + std::to_string(centroids.rows) +
+                                                             " centroids but --k is " + std::to_string(options.params.k));
+    options.params.k = static_cast<int>(centroids.rows);
+    options.params.initialCentroids = centroids.values;
+}
+
+int execute(RunOptions& options)
+{
+    const Topology topology = parseTopology(options.topology);
+    const Dataset data = options.demoSpec.empty() ? loadDataset(options.dataPath, options.load) : makeDemo(options.demoSpec);
+    if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data.cols);
+
+    RunControl control;
+    control.cancel = &g_cancel;
+    if (options.verbose) {
+        control.onIteration = [](const IterationStats& s) {
+            std::fprintf(stderr, "iter %4d  round %2d  k %4d  inertia %.8g  assign %.2f ms  update %.2f ms  reduce %.2f ms%s%s\n",
+                         s.iteration, s.round, s.k, s.inertia, s.assignMs, s.updateMs, s.reduceMs,
+                         s.event.empty() ? "" : "  ", s.event.c_str());
+        };
+    }
+    std::signal(SIGINT, onInterrupt);
+    const RunReport report = runClustering(data, options.params, topology, options.threads, control);
+    std::signal(SIGINT, SIG_DFL);
+
+    const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB()};
+    if (!options.labelsPath.empty()) writeLabels(options.labelsPath, report.result.labels);
+    if (!options.centroidsPath.empty()) writeCentroids(options.centroidsPath, report.result);
+    if (options.jsonPath == "-") {
+        std::cout << runSummaryJson(summary) << '\n';
+    } else {
+        if (!options.jsonPath.empty()) openOutput(options.jsonPath) << runSummaryJson(summary) << '\n';
+        std::cout << runSummaryText(summary);
+    }
+    return report.result.cancelled ? kExitCancelled : kExitOk;
+}
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& args)
+{
+    try {
+        RunOptions options = parseRunOptions(args);
+        return execute(options);
+    } catch (const UsageError& e) {
+        std::cerr << "clusterdesk-cli: " << e.what() << '\n';
+        return kExitUsage;
+    } catch (const DataError& e) {
+        std::cerr << "clusterdesk-cli: bad input data: " << e.what() << '\n';
+        return kExitData;
+    } catch (const Cancelled& e) {
+        std::cerr << "clusterdesk-cli: cancelled: " << e.what() << '\n';
+        return kExitCancelled;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "clusterdesk-cli: engine error: out of memory\n";
+        return kExitEngine;
+    } catch (const std::exception& e) {
+        std::cerr << "clusterdesk-cli: engine error: " << e.what() << '\n';
+        return kExitEngine;
+    }
+}
+
+}  // namespace clusterdesk::cli

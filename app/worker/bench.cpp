@@ -1,0 +1,113 @@
+#include "bench.h"
+
+#include "kernel_cases.h"
+
+#include "kernels/backend_registry.h"
+#include "kernels/host/host_gemm.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Best of `repeats` wall times, in seconds: the least disturbed run.
+double bestSeconds(int repeats, const std::function<void()>& work)
+{
+    work();  // warm-up: first-touch, lazy scratch, GEMM plans
+    double best = INFINITY;
+    for (int r = 0; r < repeats; ++r) {
+        const auto start = Clock::now();
+        work();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    return best;
+}
+
+// Aggregate SGEMM rate of the host: one 1024^3 product per thread at once.
+double hostSgemmGflops()
+{
+    constexpr std::int64_t n = 1024;
+    const int threads = omp_get_max_threads();
+    std::vector<std::vector<float>> a(static_cast<std::size_t>(threads)), c(static_cast<std::size_t>(threads));
+    for (int t = 0; t < threads; ++t) {
+        a[static_cast<std::size_t>(t)].assign(static_cast<std::size_t>(n * n), 0.5f);
+        c[static_cast<std::size_t>(t)].assign(static_cast<std::size_t>(n * n), 0.f);
+    }
+    const double seconds = bestSeconds(3, [&] {
+#pragma omp parallel num_threads(threads)
+        {
+            const auto t = static_cast<std::size_t>(omp_get_thread_num());
+            kernels::host::gemmABt(a[t].data(), a[t].data(), c[t].data(), n, n, n);
+        }
+    });
+    return 2.0 * n * n * n * threads / seconds / 1e9;
+}
+
+}  // namespace
+
+void runBench(const BenchShape& shape, std::ostream& out)
+{
+    const KernelCase c = makeKernelCase(shape.rows, shape.cols, shape.k, 7);
+    const double n = static_cast<double>(shape.rows), d = static_cast<double>(shape.cols), k = shape.k;
+    const double dataBytes = n * d * 4;
+    char line[256];
+    std::snprintf(line, sizeof line, "bench: %lld rows x %lld cols, k=%d, best of %d\n", static_cast<long long>(shape.rows),
+                  static_cast<long long>(shape.cols), shape.k, shape.repeats);
+    out << line;
+    std::snprintf(line, sizeof line, "host SGEMM (%s, %d threads): %.1f GFLOP/s measured\n", kernels::host::blasName(),
+                  omp_get_max_threads(), hostSgemmGflops());
+    out << line;
+
+    std::vector<std::string> backends{"host"};
+    const kernels::CudaAvailability cuda = kernels::cudaAvailability();
+    for (int device = 0; device < cuda.deviceCount; ++device) backends.push_back("cuda:" + std::to_string(device));
+    if (cuda.deviceCount == 0) out << "cuda: skipped (" << cuda.reason << ")\n";
+
+    std::snprintf(line, sizeof line, "%-8s %-26s %10s %10s %10s\n", "backend", "kernel", "ms", "GFLOP/s", "GB/s");
+    out << line;
+    for (const std::string& name : backends) {
+        auto backend = kernels::createBackend(name);
+        auto shard = backend->upload({c.data.data(), c.rows, c.cols}, 0);
+        const kernels::FixedPointScales scales{std::vector<double>(static_cast<std::size_t>(c.cols), std::ldexp(1.0, 24)), std::ldexp(1.0, 16)};
+        kernels::PartialSums sums;
+        std::vector<float> norms(static_cast<std::size_t>(c.rows));
+        struct Kernel {
+            const char* name;
+            double flops;
+            double bytes;
+            std::function<void()> work;
+        };
+        const double assignBytes = dataBytes + n * 8;  // rows in, label + distance out
+        const Kernel kernels[] = {
+            {"assign.fast.fp32", 2 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Fast, kernels::Precision::FP32); }},
+            {"assign.fast.tf32", 2 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Fast, kernels::Precision::TF32); }},
+            {"assign.fast.bf16", 2 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Fast, kernels::Precision::BF16); }},
+            {"assign.exact", 3 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Exact, kernels::Precision::FP32); }},
+            {"clusterSums.fast", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, c.k, kernels::Mode::Fast, nullptr, sums); }},
+            {"clusterSums.exact", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, c.k, kernels::Mode::Exact, &scales, sums); }},
+            {"rowNorms", 2 * n * d, dataBytes + n * 4, [&] { backend->rowNorms(*shard, norms); }},
+        };
+        for (const Kernel& kernel : kernels) {
+            if (name == "host" && std::string(kernel.name).find("fast.") != std::string::npos &&
+                std::string(kernel.name) != "assign.fast.fp32")
+                continue;  // the host computes every precision in FP32
+            const double seconds = bestSeconds(shape.repeats, kernel.work);
+            std::snprintf(line, sizeof line, "%-8s %-26s %10.2f %10.1f %10.1f\n", name.c_str(), kernel.name, seconds * 1e3,
+                          kernel.flops / seconds / 1e9, kernel.bytes / seconds / 1e9);
+            out << line;
+        }
+    }
+}
+
+}  // namespace clusterdesk::worker

@@ -1,0 +1,14 @@
+// --selftest: runs every kernel on a reference backend (host, one thread) and on each
+// candidate (host with all threads, every CUDA device) over the same generated data,
+// and prints a PASS/FAIL line per kernel. Exact-mode kernels must match bit for bit;
+// fast-mode ones within stated tolerances.
+#pragma once
+
+#include <iosfwd>
+
+namespace clusterdesk::worker {
+
+// Returns the number of failed checks.
+int runSelftest(std::ostream& out);
+
+}  // namespace clusterdesk::worker

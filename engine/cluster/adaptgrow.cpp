@@ -1,0 +1,249 @@
+#include "adaptgrow.h"
+
+#include "../core/error.h"
+#include "init.h"
+#include "kernels/row_functors.h"
+#include "lloyd.h"
+#include "metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+
+namespace clusterdesk {
+namespace {
+
+constexpr int kPowerIterations = 5;
+constexpr std::uint64_t kAxisStream = 0x61786573ULL;
+// Fewer rows than this make a split test meaningless.
+constexpr std::int64_t kMinRowsToSplit = 4;
+
+using Index = std::int64_t;
+
+double normalise(float* v, Index d)
+{
+    double norm = 0;
+    for (Index j = 0; j < d; ++j) norm += static_cast<double>(v[j]) * v[j];
+    norm = std::sqrt(norm);
+    if (norm > 0)
+        for (Index j = 0; j < d; ++j) v[j] = static_cast<float>(v[j] / norm);
+    return norm;
+}
+
+double singleClusterBic(std::int64_t n, double ss, Index d)
+{
+    return sphericalBic(std::span(&n, 1), std::span(&ss, 1), d);
+}
+
+double pairBic(std::int64_t n0, std::int64_t n1, double ss0, double ss1, Index d)
+{
+    const std::int64_t counts[2] = {n0, n1};
+    const double ss[2] = {ss0, ss1};
+    return sphericalBic(counts, ss, d);
+}
+
+struct SplitTest {
+    std::vector<float> children;  // 2k x d: rows 2c and 2c+1 split cluster c
+    std::vector<int> accepted;    // clusters whose split raises BIC, best gain first
+};
+
+class Grower {
+public:
+    Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales)
+        : m_ctx(ctx), m_params(params), m_scales(scales), m_d(ctx.cols)
+    {
+    }
+
+    // Every cluster's split test in the same passes: principal axes by power iteration,
+    // children at mean +- sqrt(2 lambda / pi) along the axis (the half-means of a
+    // Gaussian), a few 2-means steps restricted to each cluster's rows, then BIC.
+    SplitTest testSplits(const std::vector<float>& centroids, int k, const Assignment& parents, int round)
+    {
+        SplitTest test;
+        seedChildren(centroids, k, parents, round, test.children);
+        kernels::PartialSums partial;
+        GlobalSums sums;
+        for (int step = 0; step <= m_params.splitIterations; ++step) {
+            m_ctx.backend.assignSplit(m_ctx.shard, test.children, k, m_params.mode);
+            m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::SplitChild, k, m_params.mode, &m_scales.sums, partial);
+            sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, false);
+            if (step < m_params.splitIterations) centroidsFromSums(sums, m_d, test.children);
+        }
+        std::vector<std::pair<double, int>> gains;
+        for (int c = 0; c < k; ++c) {
+            const auto parentRows = parents.sizes[static_cast<std::size_t>(c)];
+            const auto n0 = sums.counts[static_cast<std::size_t>(2 * c)];
+            const auto n1 = sums.counts[static_cast<std::size_t>(2 * c + 1)];
+            if (parentRows < kMinRowsToSplit || n0 == 0 || n1 == 0) continue;
+            const double parent = singleClusterBic(parentRows, parents.withinSS[static_cast<std::size_t>(c)], m_d);
+            const double split = pairBic(n0, n1, sums.withinSS[static_cast<std::size_t>(2 * c)],
+                                         sums.withinSS[static_cast<std::size_t>(2 * c + 1)], m_d);
+            if (split > parent) gains.emplace_back(split - parent, c);
+        }
+        std::sort(gains.begin(), gains.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        for (const auto& [gain, c] : gains) test.accepted.push_back(c);
+        return test;
+    }
+
+    // Merges disjoint nearest-neighbour pairs whose union scores a higher BIC than the
+    // pair, best gain first; returns how many pairs merged. The union's sum of squares
+    // follows from the pair's: SS_a + SS_b + n_a n_b / (n_a + n_b) |m_a - m_b|^2.
+    int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a) const
+    {
+        struct Pair {
+            int a;
+            int b;
+            double gain;
+        };
+        std::vector<Pair> pairs;
+        for (int i = 0; i < k; ++i) {
+            int nearest = -1;
+            double best = std::numeric_limits<double>::infinity();
+            for (int j = 0; j < k; ++j) {
+                if (j == i) continue;
+                const double dist = kernels::detail::exactSquaredDistance(&centroids[i * m_d], &centroids[j * m_d], m_d);
+                if (dist < best) {
+                    best = dist;
+                    nearest = j;
+                }
+            }
+            const auto ni = a.sizes[static_cast<std::size_t>(i)];
+            const auto nj = nearest < 0 ? 0 : a.sizes[static_cast<std::size_t>(nearest)];
+            if (ni == 0 || nj == 0) continue;
+            const double ssi = a.withinSS[static_cast<std::size_t>(i)];
+            const double ssj = a.withinSS[static_cast<std::size_t>(nearest)];
+            const double mergedSS = ssi + ssj + static_cast<double>(ni) * static_cast<double>(nj) / static_cast<double>(ni + nj) * best;
+            const double gain = singleClusterBic(ni + nj, mergedSS, m_d) - pairBic(ni, nj, ssi, ssj, m_d);
+            if (gain > 0) pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
+        }
+        std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+            return x.gain != y.gain ? x.gain > y.gain : (x.a != y.a ? x.a < y.a : x.b < y.b);
+        });
+        std::vector<bool> used(static_cast<std::size_t>(k), false);
+        std::vector<bool> gone(static_cast<std::size_t>(k), false);
+        int merged = 0;
+        for (const Pair& p : pairs) {
+            if (used[static_cast<std::size_t>(p.a)] || used[static_cast<std::size_t>(p.b)]) continue;
+            used[static_cast<std::size_t>(p.a)] = used[static_cast<std::size_t>(p.b)] = true;
+            const double na = static_cast<double>(a.sizes[static_cast<std::size_t>(p.a)]);
+            const double nb = static_cast<double>(a.sizes[static_cast<std::size_t>(p.b)]);
+            for (Index j = 0; j < m_d; ++j)
+                centroids[p.a * m_d + j] = static_cast<float>((na * centroids[p.a * m_d + j] + nb * centroids[p.b * m_d + j]) / (na + nb));
+            gone[static_cast<std::size_t>(p.b)] = true;
+            ++merged;
+        }
+        std::vector<float> kept;
+        for (int c = 0; c < k; ++c)
+            if (!gone[static_cast<std::size_t>(c)]) kept.insert(kept.end(), &centroids[c * m_d], &centroids[(c + 1) * m_d]);
+        centroids = std::move(kept);
+        k -= merged;
+        return merged;
+    }
+
+private:
+    void seedChildren(const std::vector<float>& centroids, int k, const Assignment& parents, int round,
+                      std::vector<float>& children)
+    {
+        // Start vectors from the counter-based generator: the same on every rank.
+        std::vector<float> axes(static_cast<std::size_t>(k * m_d));
+        for (std::size_t i = 0; i < axes.size(); ++i)
+            axes[i] = static_cast<float>(kernels::detail::counterUniform(m_params.seed, kAxisStream + static_cast<std::uint64_t>(round), i) - 0.5);
+        for (int c = 0; c < k; ++c) normalise(&axes[c * m_d], m_d);
+
+        // |S v| with S the cluster's scatter matrix converges to its top eigenvalue.
+        std::vector<double> scatter(static_cast<std::size_t>(k), 0.0);
+        kernels::PartialSums partial;
+        for (int it = 0; it < kPowerIterations; ++it) {
+            m_ctx.backend.projectedSums(m_ctx.shard, centroids, axes, k, m_params.mode, &m_scales.projected, partial);
+            const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.projected, false);
+            for (int c = 0; c < k; ++c) {
+                float* v = &axes[c * m_d];
+                const double* s = &sums.sums[static_cast<std::size_t>(c * m_d)];
+                std::vector<float> next(s, s + m_d);
+                const double norm = normalise(next.data(), m_d);
+                if (norm > 0) std::copy(next.begin(), next.end(), v);
+                scatter[static_cast<std::size_t>(c)] = norm;
+            }
+        }
+        children.assign(static_cast<std::size_t>(2 * k * m_d), 0.f);
+        for (int c = 0; c < k; ++c) {
+            const double rows = static_cast<double>(std::max<std::int64_t>(parents.sizes[static_cast<std::size_t>(c)], 1));
+            const double offset = std::sqrt(2.0 * scatter[static_cast<std::size_t>(c)] / rows / std::numbers::pi);
+            for (Index j = 0; j < m_d; ++j) {
+                const double m = centroids[static_cast<std::size_t>(c * m_d + j)];
+                const double v = axes[static_cast<std::size_t>(c * m_d + j)];
+                children[static_cast<std::size_t>(2 * c * m_d + j)] = static_cast<float>(m + offset * v);
+                children[static_cast<std::size_t>((2 * c + 1) * m_d + j)] = static_cast<float>(m - offset * v);
+            }
+        }
+    }
+
+    ShardContext& m_ctx;
+    const KMeansParams& m_params;
+    const ScaleSet& m_scales;
+    const Index m_d;
+};
+
+// Parent c is replaced by its first child; second children are appended in order.
+void applySplits(std::vector<float>& centroids, int& k, const SplitTest& test, int room, Index d)
+{
+    std::vector<int> chosen(test.accepted.begin(), test.accepted.begin() + std::min<std::ptrdiff_t>(room, static_cast<std::ptrdiff_t>(test.accepted.size())));
+    std::sort(chosen.begin(), chosen.end());
+    for (int c : chosen) std::copy_n(&test.children[2 * c * d], d, &centroids[c * d]);
+    for (int c : chosen) centroids.insert(centroids.end(), &test.children[(2 * c + 1) * d], &test.children[(2 * c + 2) * d]);
+    k += static_cast<int>(chosen.size());
+}
+
+}  // namespace
+
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control)
+{
+    if (params.k0 < 1 || params.kMax < params.k0)
+        throw UsageError("AdaptGrow needs 1 <= k0 <= kmax (k0=" + std::to_string(params.k0) + ", kmax=" + std::to_string(params.kMax) + ")");
+    ClusterResult result;
+    result.cols = ctx.cols;
+    const ScaleSet scales = computeScales(ctx);
+    int k = params.k0;
+    std::vector<float> centroids = initialCentroids(ctx, params, k, scales);
+    Lloyd lloyd(ctx, params, scales, control, result);
+    Grower grower(ctx, params, scales);
+
+    std::string event = "start with k=" + std::to_string(k);
+    bool growing = true;
+    LloydOutcome outcome;
+    for (int round = 0; round < params.maxRounds; ++round) {
+        outcome = lloyd.run(centroids, k, round, event);
+        if (outcome.cancelled) break;
+        const Assignment current = lloyd.assignAll(centroids, k);
+        if (growing && k < params.kMax) {
+            const SplitTest test = grower.testSplits(centroids, k, current, round);
+            if (!test.accepted.empty()) {
+                const int before = k;
+                applySplits(centroids, k, test, params.kMax - k, ctx.cols);
+                event = "split " + std::to_string(k - before) + " of " + std::to_string(before) + " clusters";
+                continue;
+            }
+        }
+        growing = false;
+        if (!params.merge) break;
+        const int merged = grower.mergePairs(centroids, k, current);
+        if (merged == 0) break;
+        event = "merged " + std::to_string(merged) + " pair" + (merged == 1 ? "" : "s");
+    }
+
+    const Assignment final = lloyd.assignAll(centroids, k);
+    result.k = k;
+    result.centroids = std::move(centroids);
+    result.sizes = final.sizes;
+    result.inertia = final.inertia;
+    result.converged = outcome.converged && !outcome.cancelled;
+    result.cancelled = outcome.cancelled;
+    result.labels = gatherLabels(ctx);
+    return result;
+}
+
+}  // namespace clusterdesk

@@ -1,0 +1,181 @@
+#include "init.h"
+
+#include "../core/error.h"
+#include "kernels/row_functors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace clusterdesk {
+namespace {
+
+using kernels::detail::counterUniform;
+
+// Stream identifiers keep the draws of different purposes apart.
+constexpr std::uint64_t kFirstCentreStream = 0x6669727374ULL;
+constexpr std::uint64_t kPlusPlusStream = 0x2b2b000000ULL;
+constexpr std::uint64_t kParallelStream = 0x7c7c000000ULL;
+constexpr std::uint64_t kReclusterStream = 0x7265636cULL;
+
+std::int64_t uniformIndex(std::uint64_t seed, std::uint64_t stream, std::int64_t count)
+{
+    const double u = counterUniform(seed, stream, 0);  // (0, 1]
+    const auto index = static_cast<std::int64_t>(std::floor((1.0 - u) * static_cast<double>(count)));
+    return std::clamp<std::int64_t>(index, 0, count - 1);
+}
+
+// The global row whose prefix of fixed-point weights (in global row order) passes
+// a uniformly drawn target: D^2 sampling that no sharding can change.
+std::int64_t sampleByWeight(ShardContext& ctx, const ScaleSet& scales, std::uint64_t seed, std::uint64_t stream)
+{
+    const std::int64_t local = ctx.shard.rows() > 0 ? ctx.backend.weightTotal(ctx.shard, scales.sums.distance) : 0;
+    const std::vector<std::int64_t> totals = allgatherValues<std::int64_t>(ctx.comm, std::span(&local, 1));
+    const std::int64_t total = std::accumulate(totals.begin(), totals.end(), std::int64_t{0});
+    if (total <= 0) return uniformIndex(seed, stream, ctx.totalRows);  // every row sits on a centre
+
+    const double u = counterUniform(seed, stream, 0);
+    const auto target = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((1.0 - u) * static_cast<double>(total))), 0, total - 1);
+    std::int64_t offset = 0;
+    for (int r = 0; r < ctx.comm.rank(); ++r) offset += totals[static_cast<std::size_t>(r)];
+    std::int64_t found = -1;
+    if (target >= offset && target < offset + local)
+        found = ctx.shard.firstGlobalRow() + ctx.backend.findByPrefix(ctx.shard, scales.sums.distance, target - offset);
+    std::vector<double> pick{static_cast<double>(found)};
+    ctx.comm.allreduceMax(pick);
+    return static_cast<std::int64_t>(pick[0]);
+}
+
+std::vector<float> kmeansPlusPlus(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+{
+    const std::int64_t d = ctx.cols;
+    std::vector<float> centroids(static_cast<std::size_t>(k * d));
+    std::int64_t row = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
+    for (int c = 0; c < k; ++c) {
+        if (c > 0) row = sampleByWeight(ctx, scales, params.seed, kPlusPlusStream + static_cast<std::uint64_t>(c));
+        const std::vector<float> centre = fetchRows(ctx, std::span(&row, 1));
+        std::copy(centre.begin(), centre.end(), centroids.begin() + c * d);
+        if (ctx.shard.rows() > 0) ctx.backend.updateNearest(ctx.shard, centre, c, params.mode);
+    }
+    return centroids;
+}
+
+// Weighted k-means++ then weighted Lloyd on a small candidate set, on the host. Every
+// rank computes it from identical inputs, so every rank gets identical centroids.
+std::vector<float> reclusterCandidates(const std::vector<float>& candidates, const std::vector<std::int64_t>& weights,
+                                       std::int64_t d, int k, std::uint64_t seed)
+{
+    const auto m = static_cast<std::int64_t>(weights.size());
+    auto distance = [&](const float* a, const float* b) {
+        return static_cast<double>(kernels::detail::exactSquaredDistance(a, b, d));
+    };
+    std::vector<std::int64_t> chosen;
+    std::vector<double> nearest(static_cast<std::size_t>(m), std::numeric_limits<double>::infinity());
+    for (int c = 0; c < k; ++c) {
+        std::int64_t pick = 0;
+        if (c == 0) {
+            pick = std::max_element(weights.begin(), weights.end()) - weights.begin();
+        } else {
+            double total = 0;
+            for (std::int64_t i = 0; i < m; ++i) total += static_cast<double>(weights[static_cast<std::size_t>(i)]) * nearest[static_cast<std::size_t>(i)];
+            const double target = (1.0 - counterUniform(seed, kReclusterStream, static_cast<std::uint64_t>(c))) * total;
+            double running = 0;
+            pick = m - 1;
+            for (std::int64_t i = 0; i < m; ++i) {
+                running += static_cast<double>(weights[static_cast<std::size_t>(i)]) * nearest[static_cast<std::size_t>(i)];
+                if (running > target) {
+                    pick = i;
+                    break;
+                }
+            }
+        }
+        chosen.push_back(pick);
+        for (std::int64_t i = 0; i < m; ++i)
+            nearest[static_cast<std::size_t>(i)] = std::min(nearest[static_cast<std::size_t>(i)], distance(&candidates[i * d], &candidates[pick * d]));
+    }
+    std::vector<float> centroids(static_cast<std::size_t>(k * d));
+    for (int c = 0; c < k; ++c) std::copy_n(&candidates[chosen[static_cast<std::size_t>(c)] * d], d, &centroids[c * d]);
+
+    // A few weighted Lloyd steps polish the seeds.
+    std::vector<int> label(static_cast<std::size_t>(m));
+    for (int step = 0; step < 10; ++step) {
+        for (std::int64_t i = 0; i < m; ++i) {
+            double best = std::numeric_limits<double>::infinity();
+            for (int c = 0; c < k; ++c) {
+                const double dist = distance(&candidates[i * d], &centroids[c * d]);
+                if (dist < best) {
+                    best = dist;
+                    label[static_cast<std::size_t>(i)] = c;
+                }
+            }
+        }
+        std::vector<double> sums(static_cast<std::size_t>(k * d), 0.0);
+        std::vector<double> mass(static_cast<std::size_t>(k), 0.0);
+        for (std::int64_t i = 0; i < m; ++i) {
+            const int c = label[static_cast<std::size_t>(i)];
+            const double w = static_cast<double>(weights[static_cast<std::size_t>(i)]);
+            mass[static_cast<std::size_t>(c)] += w;
+            for (std::int64_t j = 0; j < d; ++j) sums[c * d + j] += w * candidates[i * d + j];
+        }
+        for (int c = 0; c < k; ++c)
+            if (mass[static_cast<std::size_t>(c)] > 0)
+                for (std::int64_t j = 0; j < d; ++j) centroids[c * d + j] = static_cast<float>(sums[c * d + j] / mass[static_cast<std::size_t>(c)]);
+    }
+    return centroids;
+}
+
+std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+{
+    const std::int64_t d = ctx.cols;
+    std::int64_t first = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
+    std::vector<float> candidates = fetchRows(ctx, std::span(&first, 1));
+    const double factor = params.oversampling * k;
+    for (int round = 1; round <= params.parallelRounds; ++round) {
+        const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
+        if (ctx.shard.rows() > 0) ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
+        const std::int64_t local = ctx.shard.rows() > 0 ? ctx.backend.weightTotal(ctx.shard, scales.sums.distance) : 0;
+        std::vector<std::int64_t> total{local};
+        ctx.comm.allreduceSum(total);
+        if (total[0] == 0) break;
+        std::vector<std::int64_t> picked;
+        if (ctx.shard.rows() > 0)
+            for (std::int64_t r : ctx.backend.oversample(ctx.shard, scales.sums.distance, factor, total[0], params.seed,
+                                                         kParallelStream + static_cast<std::uint64_t>(round)))
+                picked.push_back(ctx.shard.firstGlobalRow() + r);
+        const std::vector<std::int64_t> all = allgatherValues<std::int64_t>(ctx.comm, picked);
+        const std::vector<float> rows = fetchRows(ctx, all);
+        candidates.insert(candidates.end(), rows.begin(), rows.end());
+    }
+    const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
+    if (count <= k) {
+        // Too few candidates to choose from (tiny or degenerate data): plain k-means++.
+        return kmeansPlusPlus(ctx, params, k, scales);
+    }
+    // Weight each candidate by the rows nearest to it.
+    if (ctx.shard.rows() > 0) ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
+    kernels::PartialSums partial;
+    if (ctx.shard.rows() > 0) ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, count, params.mode, &scales.sums, partial);
+    else partial.reset(count, static_cast<int>(d), params.mode);
+    std::vector<std::int64_t> weights = partial.counts;
+    ctx.comm.allreduceSum(weights);
+    return reclusterCandidates(candidates, weights, d, k, params.seed);
+}
+
+}  // namespace
+
+std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+{
+    switch (params.init) {
+    case InitMethod::Given:
+        if (params.initialCentroids.size() != static_cast<std::size_t>(k * ctx.cols))
+            throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) +
+                             " values; expected k x cols = " + std::to_string(k) + " x " + std::to_string(ctx.cols));
+        return params.initialCentroids;
+    case InitMethod::KMeansParallel: return kmeansParallel(ctx, params, k, scales);
+    case InitMethod::KMeansPlusPlus: return kmeansPlusPlus(ctx, params, k, scales);
+    }
+    throw UsageError("unknown initialisation method");
+}
+
+}  // namespace clusterdesk

@@ -1,0 +1,94 @@
+#include "run_clustering.h"
+
+#include "../cluster/adaptgrow.h"
+#include "../cluster/lloyd.h"
+#include "../core/error.h"
+#include "kernels/backend_registry.h"
+#include "local_communicator.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace clusterdesk {
+
+void validate(const KMeansParams& params, const Dataset& data, const Topology& topology)
+{
+    const auto rows = std::to_string(data.rows);
+    if (data.rows < 1 || data.cols < 1) throw UsageError("the dataset is empty (" + rows + " rows, " + std::to_string(data.cols) + " columns)");
+    const int k = params.algorithm == Algorithm::KMeans ? params.k : params.kMax;
+    const char* name = params.algorithm == Algorithm::KMeans ? "k" : "kmax";
+    if (k < 1) throw UsageError(std::string(name) + " must be at least 1 (" + name + "=" + std::to_string(k) + ")");
+    if (k > data.rows) throw UsageError(std::string(name) + " must not exceed the number of rows (" + name + "=" + std::to_string(k) + ", rows=" + rows + ")");
+    if (params.algorithm == Algorithm::AdaptGrow && (params.k0 < 1 || params.k0 > params.kMax))
+        throw UsageError("k0 must be between 1 and kmax (k0=" + std::to_string(params.k0) + ", kmax=" + std::to_string(params.kMax) + ")");
+    if (params.maxIterations < 1) throw UsageError("max iterations must be at least 1 (got " + std::to_string(params.maxIterations) + ")");
+    if (!(params.tolerance >= 0)) throw UsageError("tolerance must be >= 0 (got " + std::to_string(params.tolerance) + ")");
+    if (static_cast<std::int64_t>(topology.shards.size()) > data.rows)
+        throw UsageError("more shards than rows (shards=" + std::to_string(topology.shards.size()) + ", rows=" + rows + ")");
+    if (params.init == InitMethod::Given && params.initialCentroids.size() != static_cast<std::size_t>(params.k * data.cols))
+        throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) + " values; expected k x cols = " +
+                         std::to_string(params.k) + " x " + std::to_string(data.cols));
+}
+
+RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
+                        const RunControl& control)
+{
+    validate(params, data, topology);
+    const auto start = std::chrono::steady_clock::now();
+    const int shards = static_cast<int>(topology.shards.size());
+    const int totalThreads = threads > 0 ? threads : omp_get_num_procs();
+    const int threadsPerShard = std::max(1, totalThreads / shards);
+
+    LocalGroup group(shards);
+    RunReport report;
+    std::vector<std::string> devices(static_cast<std::size_t>(shards));
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+
+    auto shardMain = [&](int rank) {
+        try {
+            omp_set_num_threads(threadsPerShard);
+            std::unique_ptr<kernels::Backend> backend;
+            try {
+                backend = kernels::createBackend(topology.shards[static_cast<std::size_t>(rank)]);
+            } catch (const kernels::BackendUnavailable& e) {
+                throw DeviceError(e.what());
+            }
+            const std::int64_t first = data.rows * rank / shards;
+            const std::int64_t last = data.rows * (rank + 1) / shards;
+            auto resident = backend->upload({data.row(first), last - first, data.cols}, first);
+            devices[static_cast<std::size_t>(rank)] = backend->deviceName();
+            auto comm = group.member(rank);
+            ShardContext ctx{*backend, *resident, *comm, data.rows, data.cols};
+            ClusterResult result = params.algorithm == Algorithm::KMeans ? runKMeans(ctx, params, control)
+                                                                         : runAdaptGrow(ctx, params, control);
+            if (rank == 0) report.result = std::move(result);
+        } catch (...) {
+            {
+                std::lock_guard lock(failureMutex);
+                if (!failure) failure = std::current_exception();
+            }
+            group.abort();
+        }
+    };
+
+    std::vector<std::thread> workers;
+    for (int rank = 1; rank < shards; ++rank) workers.emplace_back(shardMain, rank);
+    shardMain(0);
+    for (auto& worker : workers) worker.join();
+    if (failure) std::rethrow_exception(failure);
+
+    report.backend = topology.shards.front().rfind("cuda", 0) == 0 ? "cuda" : "host";
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    report.devices = devices;
+    report.secondsTotal = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+}
+
+}  // namespace clusterdesk

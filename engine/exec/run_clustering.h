@@ -1,0 +1,31 @@
+// Runs one clustering job on a topology: shards the rows, starts one thread per shard
+// with its backend and communicator, runs the algorithm on every shard (SPMD) and
+// returns rank 0's result with timing and the hardware it ran on.
+#pragma once
+
+#include "../cluster/params.h"
+#include "../cluster/shard_context.h"
+#include "../data/dataset.h"
+#include "topology.h"
+
+#include <string>
+#include <vector>
+
+namespace clusterdesk {
+
+struct RunReport {
+    ClusterResult result;
+    std::string backend;               // "host" or "cuda"
+    std::vector<std::string> devices;  // what each distinct device is
+    double secondsTotal = 0;           // upload, initialisation, iterations, labels
+};
+
+// threads: host threads in all (0 = every core), divided among host shards.
+// Throws UsageError for impossible parameters, DeviceError when a backend fails.
+RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
+                        const RunControl& control = {});
+
+// Checks parameters against the data before any work starts (k <= rows, ...).
+void validate(const KMeansParams& params, const Dataset& data, const Topology& topology);
+
+}  // namespace clusterdesk

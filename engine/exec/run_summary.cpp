@@ -1,0 +1,112 @@
+#include "run_summary.h"
+
+#include "../cluster/metrics.h"
+#include "clusterdesk/version.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <numeric>
+
+namespace clusterdesk {
+namespace {
+
+struct PhaseTotals {
+    double assign = 0;
+    double update = 0;
+    double reduce = 0;
+    double total() const { return assign + update + reduce; }
+};
+
+PhaseTotals phaseTotals(const ClusterResult& result)
+{
+    PhaseTotals t;
+    for (const IterationStats& s : result.history) {
+        t.assign += s.assignMs;
+        t.update += s.updateMs;
+        t.reduce += s.reduceMs;
+    }
+    return t;
+}
+
+double msPerIteration(const ClusterResult& result)
+{
+    return result.history.empty() ? 0.0 : phaseTotals(result).total() / static_cast<double>(result.history.size());
+}
+
+}  // namespace
+
+std::string runSummaryJson(const RunSummaryInput& in)
+{
+    const ClusterResult& r = in.report.result;
+    const PhaseTotals phases = phaseTotals(r);
+    nlohmann::json j;
+    j["engine_version"] = CLUSTERDESK_VERSION;
+    j["git_commit"] = CLUSTERDESK_GIT_COMMIT;
+    j["algorithm"] = toString(in.params.algorithm);
+    j["init"] = toString(in.params.init);
+    j["seed"] = in.params.seed;
+    j["k"] = r.k;
+    j["iterations"] = r.iterations;
+    j["inertia"] = r.inertia;
+    j["converged"] = r.converged;
+    j["cancelled"] = r.cancelled;
+    j["mode"] = kernels::toString(in.params.mode);
+    j["precision"] = kernels::toString(in.params.precision);
+    j["backend"] = in.report.backend;
+    j["topology"] = in.topology.spec;
+    j["shards"] = in.topology.shards.size();
+    j["devices"] = in.report.devices;
+    j["seconds_total"] = in.report.secondsTotal;
+    j["ms_per_iteration"] = msPerIteration(r);
+    j["phases_ms"] = {{"assign", phases.assign}, {"update", phases.update}, {"reduce", phases.reduce}};
+    j["sizes"] = r.sizes;
+    j["dataset"] = {{"rows", in.data.rows},
+                    {"cols", in.data.cols},
+                    {"hash", in.datasetHash},
+                    {"source", in.data.source},
+                    {"layout", toString(in.data.layout)}};
+    if (in.data.hasTruth() && r.labels.size() == in.data.truth.size())
+        j["ari"] = adjustedRandIndex(in.data.truth, r.labels);
+    if (in.peakRssMiB > 0) j["peak_rss_mib"] = in.peakRssMiB;
+    nlohmann::json history = nlohmann::json::array();
+    for (const IterationStats& s : r.history) {
+        nlohmann::json h = {{"iteration", s.iteration}, {"round", s.round}, {"k", s.k}, {"inertia", s.inertia},
+                            {"assign_ms", s.assignMs}, {"update_ms", s.updateMs}, {"reduce_ms", s.reduceMs}};
+        if (!s.event.empty()) h["event"] = s.event;
+        history.push_back(std::move(h));
+    }
+    j["history"] = std::move(history);
+    return j.dump(2);
+}
+
+std::string runSummaryText(const RunSummaryInput& in)
+{
+    const ClusterResult& r = in.report.result;
+    const PhaseTotals phases = phaseTotals(r);
+    char buffer[1024];
+    std::string text;
+    std::snprintf(buffer, sizeof buffer, "dataset   %s  (%lld rows x %lld cols, %s, sha256 %.12s)\n", in.data.source.c_str(),
+                  static_cast<long long>(in.data.rows), static_cast<long long>(in.data.cols), toString(in.data.layout).c_str(),
+                  in.datasetHash.c_str());
+    text += buffer;
+    for (const std::string& note : in.data.notes) text += "          " + note + "\n";
+    std::snprintf(buffer, sizeof buffer, "run       %s, %s mode, topology %s on %s\n", toString(in.params.algorithm).c_str(),
+                  kernels::toString(in.params.mode).c_str(), in.topology.spec.c_str(),
+                  in.report.devices.empty() ? "?" : in.report.devices.front().c_str());
+    text += buffer;
+    std::snprintf(buffer, sizeof buffer, "result    k=%d  inertia=%.8g  iterations=%d  %s\n", r.k, r.inertia, r.iterations,
+                  r.cancelled ? "cancelled" : (r.converged ? "converged" : "stopped at max iterations"));
+    text += buffer;
+    if (in.data.hasTruth() && r.labels.size() == in.data.truth.size()) {
+        std::snprintf(buffer, sizeof buffer, "quality   ARI vs ground truth %.4f, NMI %.4f\n",
+                      adjustedRandIndex(in.data.truth, r.labels), normalizedMutualInformation(in.data.truth, r.labels));
+        text += buffer;
+    }
+    std::snprintf(buffer, sizeof buffer, "time      %.3f s total, %.2f ms/iteration (assign %.1f, update %.1f, reduce %.1f ms in all)\n",
+                  in.report.secondsTotal, msPerIteration(r), phases.assign, phases.update, phases.reduce);
+    text += buffer;
+    return text;
+}
+
+}  // namespace clusterdesk

@@ -1,0 +1,23 @@
+// A finished run as the CLI prints it and tools read it: one JSON object, or a few
+// lines of text for a terminal.
+#pragma once
+
+#include "run_clustering.h"
+
+#include <string>
+
+namespace clusterdesk {
+
+struct RunSummaryInput {
+    const Dataset& data;
+    const KMeansParams& params;
+    const Topology& topology;
+    const RunReport& report;
+    std::string datasetHash;
+    double peakRssMiB = 0;   // of the whole process, 0 when unknown
+};
+
+std::string runSummaryJson(const RunSummaryInput& in);
+std::string runSummaryText(const RunSummaryInput& in);
+
+}  // namespace clusterdesk

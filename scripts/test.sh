@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, runs every CTest suite and
+# ends with CTest's summary. Benchmarks are not tests: see tests/bench/README.md.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+cd "$root/build"
+ctest --output-on-failure --timeout 900 -LE bench
