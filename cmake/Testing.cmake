@@ -4,6 +4,7 @@
 function(clusterdesk_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES AUTOMOC ON)
   target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
   target_compile_definitions(${name} PRIVATE CLUSTERDESK_BIN_DIR="${CMAKE_BINARY_DIR}/bin"
                                              CLUSTERDESK_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

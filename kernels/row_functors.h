@@ -17,6 +17,15 @@
 #define CD_HD
 #endif
 
+// Lanes that repeat the same scalar sequence independently: the host compiler turns
+// them into SIMD lanes (IEEE fma per lane gives the same bits as scalar fmaf); on the
+// device each thread runs them as a register array.
+#if defined(__CUDACC__)
+#define CD_LANES
+#else
+#define CD_LANES _Pragma("omp simd")
+#endif
+
 namespace clusterdesk::kernels::detail {
 
 // Accumulator lanes advanced together by the exact nearest-centroid functor: each
@@ -28,14 +37,12 @@ CD_HD inline float positiveInfinity()
     return __builtin_huge_valf();
 }
 
-// Round-to-nearest conversion to 64-bit fixed point; identical on host and device.
+// Conversion to 64-bit fixed point, truncating toward zero: one instruction on both
+// devices (cvttsd2si / __double2ll_rz), and the same integer everywhere. The scales
+// are powers of two, so value is exact and only the truncation rounds.
 CD_HD inline std::int64_t toFixed(double value)
 {
-#if defined(__CUDA_ARCH__)
-    return __double2ll_rn(value);
-#else
-    return std::llrint(value);
-#endif
+    return static_cast<std::int64_t>(value);
 }
 
 // SplitMix64 finaliser: a counter-based generator, so row i of round r draws the
@@ -66,44 +73,67 @@ CD_HD inline float exactSquaredDistance(const float* x, const float* c, std::int
     return acc;
 }
 
-// Exact nearest centroid per row. Centroids come transposed (d x kPadded, padding
-// columns ignored) so the kExactBlock lanes read contiguous memory.
-struct ExactNearest {
+// Exact nearest centroid per row. Centroids come transposed (d x kPadded, kPadded a
+// multiple of Lanes, padding ignored) so that Lanes accumulators read contiguous
+// memory. One call handles Rows consecutive rows (call index i covers rows
+// i*Rows ..): Rows x Lanes independent fma chains hide the fma latency on the host;
+// the device uses Rows = 1. Neither changes a bit of the result.
+template <int Lanes = kExactBlock, int Rows = 1>
+struct ExactNearestT {
     const float* x;
     std::int64_t d;
     const float* centroidsT;
     int k;
     int kPadded;
+    std::int64_t rows;
     std::int32_t* labels;
     float* dist;
 
-    CD_HD void operator()(std::int64_t i) const
+    CD_HD void operator()(std::int64_t call) const
     {
-        const float* xi = x + i * d;
-        float best = positiveInfinity();
-        int bestLabel = 0;
-        for (int c0 = 0; c0 < kPadded; c0 += kExactBlock) {
-            float acc[kExactBlock];
-            for (int b = 0; b < kExactBlock; ++b) acc[b] = 0.f;
+        const std::int64_t first = call * Rows;
+        const int count = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
+        float best[Rows];
+        int bestLabel[Rows];
+        const float* xr[Rows];
+        for (int r = 0; r < Rows; ++r) {
+            best[r] = positiveInfinity();
+            bestLabel[r] = 0;
+            // A short last call repeats its first row: harmless, never stored.
+            xr[r] = x + (first + (r < count ? r : 0)) * d;
+        }
+        for (int c0 = 0; c0 < kPadded; c0 += Lanes) {
+            float acc[Rows][Lanes];
+            for (int r = 0; r < Rows; ++r)
+                for (int b = 0; b < Lanes; ++b) acc[r][b] = 0.f;
             for (std::int64_t j = 0; j < d; ++j) {
-                const float xj = xi[j];
                 const float* cj = centroidsT + j * kPadded + c0;
-                for (int b = 0; b < kExactBlock; ++b) {
-                    const float t = xj - cj[b];
-                    acc[b] = fmaf(t, t, acc[b]);
+                for (int r = 0; r < Rows; ++r) {
+                    const float xj = xr[r][j];
+                    CD_LANES
+                    for (int b = 0; b < Lanes; ++b) {
+                        const float t = xj - cj[b];
+                        acc[r][b] = fmaf(t, t, acc[r][b]);
+                    }
                 }
             }
-            for (int b = 0; b < kExactBlock; ++b) {
-                if (c0 + b < k && acc[b] < best) {
-                    best = acc[b];
-                    bestLabel = c0 + b;
+            for (int r = 0; r < Rows; ++r) {
+                for (int b = 0; b < Lanes; ++b) {
+                    if (c0 + b < k && acc[r][b] < best[r]) {
+                        best[r] = acc[r][b];
+                        bestLabel[r] = c0 + b;
+                    }
                 }
             }
         }
-        labels[i] = bestLabel;
-        dist[i] = best;
+        for (int r = 0; r < count; ++r) {
+            labels[first + r] = bestLabel[r];
+            dist[first + r] = best[r];
+        }
     }
 };
+
+using ExactNearest = ExactNearestT<>;
 
 // Fast mode: the argmin fused onto a GEMM block. dots holds x.c for rows
 // [first, first + rowsInBlock) with row stride k; distance = |x|^2 - 2 x.c + |c|^2.

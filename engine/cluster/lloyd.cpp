@@ -96,43 +96,29 @@ Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
 
 void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
 {
-    std::vector<int> empty;
-    for (std::size_t g = 0; g < sums.counts.size(); ++g)
-        if (sums.counts[g] == 0) empty.push_back(static_cast<int>(g));
-    if (empty.empty()) return;
-
-    // The rows farthest from their centroid, (distance desc, global row asc): each rank
-    // offers its own top candidates, every rank picks the same global top.
-    const auto wanted = empty.size();
-    std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
-    m_ctx.backend.downloadDistances(m_ctx.shard, dist);
-    std::vector<std::int64_t> order(dist.size());
-    std::iota(order.begin(), order.end(), 0);
-    const auto byFarthest = [&](std::int64_t a, std::int64_t b) {
-        return dist[static_cast<std::size_t>(a)] != dist[static_cast<std::size_t>(b)]
-                   ? dist[static_cast<std::size_t>(a)] > dist[static_cast<std::size_t>(b)]
-                   : a < b;
-    };
-    const auto top = std::min(wanted, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(), byFarthest);
-    std::vector<double> offers;  // (distance, global row) pairs
-    for (std::size_t i = 0; i < top; ++i) {
-        offers.push_back(dist[static_cast<std::size_t>(order[i])]);
-        offers.push_back(static_cast<double>(m_ctx.shard.firstGlobalRow() + order[i]));
-    }
-    std::vector<double> all = allgatherValues<double>(m_ctx.comm, offers);
-    std::vector<std::pair<double, std::int64_t>> candidates;
-    for (std::size_t i = 0; i + 1 < all.size(); i += 2) candidates.emplace_back(all[i], static_cast<std::int64_t>(all[i + 1]));
-    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    std::vector<std::int64_t> rows;
-    for (std::size_t i = 0; i < std::min(wanted, candidates.size()); ++i) rows.push_back(candidates[i].second);
-    const std::vector<float> values = fetchRows(m_ctx, rows);
+    // Farthest-first: each empty cluster takes the row farthest from every centroid so
+    // far, then that row becomes a centre (as in k-means++), so several empty clusters
+    // spread out instead of piling into one far blob. Ties go to the lowest global row,
+    // so every topology picks the same rows.
     const auto d = static_cast<std::size_t>(m_ctx.cols);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(i * d), d,
-                    centroids.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(empty[i]) * d));
+    std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
+    for (std::size_t g = 0; g < sums.counts.size(); ++g) {
+        if (sums.counts[g] != 0) continue;
+        m_ctx.backend.downloadDistances(m_ctx.shard, dist);
+        std::size_t local = 0;
+        for (std::size_t i = 1; i < dist.size(); ++i)
+            if (dist[i] > dist[local]) local = i;
+        const std::vector<double> offer{dist.empty() ? -1.0 : static_cast<double>(dist[local]),
+                                        static_cast<double>(m_ctx.shard.firstGlobalRow() + static_cast<std::int64_t>(local))};
+        const std::vector<double> offers = allgatherValues<double>(m_ctx.comm, offer);
+        std::size_t best = 0;
+        for (std::size_t r = 2; r + 1 < offers.size(); r += 2)
+            if (offers[r] > offers[best]) best = r;  // ranks hold rows in order: first max = lowest row
+        const std::int64_t row = static_cast<std::int64_t>(offers[best + 1]);
+        const std::vector<float> values = fetchRows(m_ctx, std::span(&row, 1));
+        std::copy(values.begin(), values.end(), centroids.begin() + static_cast<std::ptrdiff_t>(g * d));
+        m_ctx.backend.updateNearest(m_ctx.shard, values, static_cast<int>(g), m_params.mode);
+    }
 }
 
 ClusterResult runKMeans(ShardContext& ctx, const KMeansParams& params, const RunControl& control)

@@ -7,10 +7,10 @@ std::string locate(const std::string& file, std::int64_t line, std::int64_t colu
 {
     std::string where = file;
     if (line > 0) {
-        where += ":" + std::to_string(line);
-        if (column > 0) where += ":" + std::to_string(column);
+        where.append(":").append(std::to_string(line));
+        if (column > 0) where.append(":").append(std::to_string(column));
     }
-    return where + ": " + message;
+    return where.append(": ").append(message);
 }
 
 }  // namespace

@@ -26,7 +26,6 @@
 namespace clusterdesk::kernels {
 namespace {
 
-using detail::kExactBlock;
 using Index = std::int64_t;
 
 // Rows per GEMM block in fast mode: the dots block (rows x k floats) stays in L2.
@@ -290,13 +289,25 @@ public:
 private:
     static void assignExact(HostShard& shard, std::span<const float> centroids, int k)
     {
+        // Lane blocks sized to k so padding wastes little; two rows per call give the
+        // core enough independent fma chains.
+        if (k <= 16) assignExactBlocked<16>(shard, centroids, k);
+        else if (k <= 32) assignExactBlocked<32>(shard, centroids, k);
+        else assignExactBlocked<64>(shard, centroids, k);
+    }
+
+    template <int Lanes>
+    static void assignExactBlocked(HostShard& shard, std::span<const float> centroids, int k)
+    {
+        constexpr int kRows = 2;
         const Index d = shard.colCount;
-        const int kPadded = (k + kExactBlock - 1) / kExactBlock * kExactBlock;
+        const int kPadded = (k + Lanes - 1) / Lanes * Lanes;
         std::vector<float> transposed(static_cast<std::size_t>(kPadded * d), 0.f);
         for (int c = 0; c < k; ++c)
             for (Index j = 0; j < d; ++j) transposed[j * kPadded + c] = centroids[c * d + j];
-        forEachRow(shard.rowCount, detail::ExactNearest{shard.data, d, transposed.data(), k, kPadded,
-                                                        shard.labels.data(), shard.dist.data()});
+        forEachRow((shard.rowCount + kRows - 1) / kRows,
+                   detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, shard.rowCount,
+                                                       shard.labels.data(), shard.dist.data()});
     }
 
     static void assignFast(HostShard& shard, std::span<const float> centroids, int k)

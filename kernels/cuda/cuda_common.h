@@ -1,0 +1,42 @@
+// Internal to libclusterdesk_cuda.so: error checks shared by its translation units and
+// the one entry point that lives in a file of its own. No Thrust types here.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace clusterdesk::kernels::cuda {
+
+[[noreturn]] inline void throwCudaError(cudaError_t error, const char* what, const char* file, int line)
+{
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
+                             cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")");
+}
+
+inline void checkCuda(cudaError_t error, const char* what, const char* file, int line)
+{
+    if (error != cudaSuccess) throwCudaError(error, what, file, line);
+}
+
+inline void checkCublas(cublasStatus_t status, const char* what, const char* file, int line)
+{
+    if (status != CUBLAS_STATUS_SUCCESS) {
+        throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
+                                 cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
+    }
+}
+
+// Z-scores rows x cols floats in device memory with detail::ZscoreRow, on stream. Lives in
+// cuda_zscore.cu, which is compiled with --fmad=false: ZscoreRow's variance loop
+// (var += t * t) is an a*b+c that nvcc would otherwise fuse, and the rows it produces
+// feed exact mode, so they must match the host's bit for bit.
+void zscoreRowsOnDevice(float* rows, std::int64_t rowCount, std::int64_t cols, cudaStream_t stream);
+
+}  // namespace clusterdesk::kernels::cuda
+
+#define CD_CUDA_CHECK(expr) ::clusterdesk::kernels::cuda::checkCuda((expr), #expr, __FILE__, __LINE__)
+#define CD_CUBLAS_CHECK(expr) ::clusterdesk::kernels::cuda::checkCublas((expr), #expr, __FILE__, __LINE__)

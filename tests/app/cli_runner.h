@@ -1,0 +1,29 @@
+// Runs the built clusterdesk-cli in a test and captures what it printed.
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+inline CliResult runCli(const QStringList& args, int timeoutMs = 300000)
+{
+    QProcess process;
+    process.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), args);
+    CliResult result;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        result.err = QStringLiteral("clusterdesk-cli did not finish in time");
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}

@@ -1,0 +1,208 @@
+// clusterdesk-cli as a user meets it: exit codes, the JSON summary, the output files,
+// and a bad-input suite in which every malformed file is refused with exit code 3 and
+// a message naming the file and the line.
+#include "cli_runner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdint>
+#include <cstring>
+
+namespace {
+
+// A .npy file: magic, version 1.0, a header padded to 64 bytes, then `payload`.
+QByteArray npy(const QByteArray& header, const QByteArray& payload)
+{
+    QByteArray dict = header;
+    while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+    dict += '\n';
+    QByteArray out("\x93NUMPY\x01\x00", 8);
+    const auto length = static_cast<std::uint16_t>(dict.size());
+    out += char(length & 0xff);
+    out += char(length >> 8);
+    return out + dict + payload;
+}
+
+QByteArray floats(int count)
+{
+    QByteArray bytes(count * 4, '\0');
+    for (int i = 0; i < count; ++i) {
+        const float v = static_cast<float>(i % 7);
+        std::memcpy(bytes.data() + i * 4, &v, 4);
+    }
+    return bytes;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void helpAndVersion()
+    {
+        const CliResult help = runCli({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--topology"));
+        QVERIFY(help.out.contains("Exit codes"));
+        const CliResult version = runCli({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("clusterdesk-cli "));
+    }
+
+    void usageErrorsExit2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no data") << QStringList{"run"} << "give exactly one of --data PATH or --demo SPEC";
+        QTest::newRow("unknown option") << QStringList{"run", "--demo", "blobs", "--frobnicate"} << "unknown option '--frobnicate'";
+        QTest::newRow("bad k") << QStringList{"run", "--demo", "blobs", "--k", "ten"} << "'ten' is not a valid number";
+        QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
+        QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
+        QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
+        QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
+        QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+    }
+
+    void usageErrorsExit2()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const CliResult r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    // No GPU here (or in CI): asking for one is an engine/device error with the reason.
+    void cudaWithoutGpuExit4()
+    {
+        const CliResult r = runCli({"run", "--demo", "blobs:n=1000", "--topology", "cuda"});
+        if (r.exitCode == 0) QSKIP("a CUDA device is usable on this machine");
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("no GPU is usable for 'cuda:0'"), qPrintable(r.err));
+    }
+
+    void jsonSummaryAndOutputs()
+    {
+        QTemporaryDir dir;
+        const QString labels = dir.filePath("labels.txt");
+        const QString centroids = dir.filePath("centroids.csv");
+        const CliResult r = runCli({"run", "--demo", "blobs:n=4000,d=5,k=6,seed=3", "--k", "6", "--topology", "shards:2",
+                                    "--json", "-", "--labels-out", labels, "--centroids-out", centroids});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const char* key : {"k", "iterations", "inertia", "converged", "mode", "backend", "topology", "seconds_total",
+                                "ms_per_iteration", "phases_ms", "dataset", "ari", "history"})
+            QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["k"].toInt(), 6);
+        QCOMPARE(j["mode"].toString(), QString("fast"));
+        QCOMPARE(j["backend"].toString(), QString("host"));
+        QCOMPARE(j["topology"].toString(), QString("shards:2"));
+        QCOMPARE(j["dataset"].toObject()["rows"].toInt(), 4000);
+        QCOMPARE(j["dataset"].toObject()["cols"].toInt(), 5);
+        QCOMPARE(j["dataset"].toObject()["hash"].toString().size(), 64);
+        for (const char* phase : {"assign", "update", "reduce"}) QVERIFY(j["phases_ms"].toObject().contains(phase));
+        QCOMPARE(j["history"].toArray().size(), j["iterations"].toInt());
+        QVERIFY(j["ari"].toDouble() > 0.95);
+
+        QFile labelFile(labels);
+        QVERIFY(labelFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = labelFile.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 4000);
+        for (const QByteArray& line : lines) QVERIFY(line.toInt() >= 0 && line.toInt() < 6);
+        QFile centroidFile(centroids);
+        QVERIFY(centroidFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = centroidFile.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 6);
+        QCOMPARE(rows[0].split(',').size(), 5);
+
+        // The centroids file is a valid starting point: one iteration from it converges at once.
+        const CliResult again = runCli({"run", "--demo", "blobs:n=4000,d=5,k=6,seed=3", "--init-centroids", centroids,
+                                        "--mode", "exact", "--json", "-"});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+        const QJsonObject j2 = QJsonDocument::fromJson(again.out.toUtf8()).object();
+        QVERIFY(j2["iterations"].toInt() <= 2);
+        QVERIFY(std::abs(j2["inertia"].toDouble() - j["inertia"].toDouble()) <= 1e-5 * j["inertia"].toDouble());
+    }
+
+    void badInputExit3_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("where");    // ":LINE" expected right after the path
+        QTest::addColumn<QString>("message");  // part of the explanation
+
+        const QStringList none;
+        QTest::newRow("ragged row") << QByteArray("1,2,3\n4,5,6\n7,8\n") << ".csv" << none << ":3:" << "";
+        QTest::newRow("non-numeric cell") << QByteArray("1,2\n3,abc\n") << ".csv" << none << ":2:3" << "abc";
+        QTest::newRow("NaN") << QByteArray("1,2\n3,4\nnan,6\n") << ".csv" << none << ":3:1" << "";
+        QTest::newRow("Inf") << QByteArray("1,2\n3,inf\n") << ".csv" << none << ":2:3" << "";
+        QTest::newRow("empty file") << QByteArray() << ".csv" << none << "" << "empty";
+        QTest::newRow("header only") << QByteArray("a,b,c\n") << ".csv" << none << "" << "";
+        QTest::newRow("ticks missing price column") << QByteArray("timestamp,symbol,size\n2024-01-02T09:30:00,AAA,10\n") << ".csv"
+                                                    << QStringList{"--layout", "ticks"} << ":1" << "price";
+        QTest::newRow("duplicate asset") << QByteArray("date,AAA,BBB,AAA\n2024-01-01,1,2,3\n2024-01-02,1,2,3\n") << ".csv" << none
+                                         << ":1:" << "AAA";
+        QTest::newRow("non-positive price") << QByteArray("date,AAA,BBB\n2024-01-01,1,2\n2024-01-02,-1,2\n2024-01-03,1,2\n") << ".csv"
+                                            << none << ":3:" << "";
+        QTest::newRow("non-UTF-8") << QByteArray("1,2\n3,\xff\xfe\n") << ".csv" << none << ":2:" << "UTF-8";
+        QTest::newRow("gigantic line") << QByteArray(2 * 1024 * 1024, '1') << ".csv" << none << ":1" << "";
+        QTest::newRow("npy bad magic") << QByteArray("NOTNUMPY....") << ".npy" << QStringList{"--layout", "matrix"} << ":1:" << "";
+        QTest::newRow("npy truncated") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100, 4), }", floats(40)) << ".npy"
+                                       << none << ":1:" << "";
+        QTest::newRow("npy lying header") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (10, 4), }", floats(50)) << ".npy"
+                                          << none << ":1:" << "";
+        QTest::newRow("npy huge shape") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000000, 4), }", floats(8))
+                                        << ".npy" << none << ":1:" << "";
+        QTest::newRow("npy wrong dtype") << npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", floats(4)) << ".npy"
+                                         << none << ":1:" << "<i4";
+    }
+
+    void badInputExit3()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, suffix);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, where);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("input" + suffix);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        const CliResult r = runCli(QStringList{"run", "--data", path, "--k", "2"} + extra);
+        QVERIFY2(r.exitCode == 3, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(path + where), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.err.size() < 1000, "the message must stay readable");
+    }
+
+    void missingFileExit3()
+    {
+        const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("/nonexistent/prices.csv"), qPrintable(r.err));
+    }
+
+    void badInitialCentroidsExit3()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("init.csv"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("1,2,3\n4,5,6\n");
+        file.close();
+        const CliResult r = runCli({"run", "--demo", "blobs:n=100,d=4", "--init-centroids", file.fileName()});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(file.fileName()) && r.err.contains("3 columns but the data has 4"), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,221 @@
+// k-means on sharded data: exact mode's bit-identity across topologies and thread
+// counts, initialisations, empty-cluster repair, convergence and cancellation.
+#include "engine/cluster/metrics.h"
+#include "engine/core/error.h"
+#include "engine/data/demo.h"
+#include "engine/exec/run_clustering.h"
+
+#include <QTest>
+
+#include <omp.h>
+
+#include <atomic>
+#include <cstring>
+
+using namespace clusterdesk;
+
+namespace {
+
+RunReport run(const Dataset& data, KMeansParams params, const std::string& topology, int threads,
+              const RunControl& control = {})
+{
+    return runClustering(data, params, parseTopology(topology), threads, control);
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+class TestLloyd : public QObject {
+    Q_OBJECT
+
+private slots:
+    void exactModeIsBitIdenticalEverywhere_data()
+    {
+        QTest::addColumn<QString>("topology");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("init");
+        for (int init : {int(InitMethod::KMeansPlusPlus), int(InitMethod::KMeansParallel)}) {
+            const char* name = init == int(InitMethod::KMeansPlusPlus) ? "kmeans++" : "kmeans||";
+            QTest::addRow("%s host 2 threads", name) << "host" << 2 << init;
+            QTest::addRow("%s shards:2", name) << "shards:2" << 2 << init;
+            QTest::addRow("%s shards:3", name) << "shards:3" << 3 << init;
+            QTest::addRow("%s shards:7", name) << "shards:7" << 2 << init;
+            QTest::addRow("%s shards:7 x 1 thread", name) << "shards:7" << 7 << init;
+        }
+    }
+
+    // Reference: one shard, one thread. Labels, centroids and inertia must match bit for bit.
+    void exactModeIsBitIdenticalEverywhere()
+    {
+        QFETCH(QString, topology);
+        QFETCH(int, threads);
+        QFETCH(int, init);
+        const Dataset data = makeDemo("blobs:n=6000,d=11,k=9,seed=3,spread=3");
+        KMeansParams params;
+        params.k = 9;
+        params.mode = kernels::Mode::Exact;
+        params.init = static_cast<InitMethod>(init);
+        params.seed = 11;
+        params.tolerance = 0;
+        params.maxIterations = 30;
+        const RunReport reference = run(data, params, "host", 1);
+        const RunReport other = run(data, params, topology.toStdString(), threads);
+        QCOMPARE(other.result.labels, reference.result.labels);
+        QVERIFY(sameBits(other.result.centroids, reference.result.centroids));
+        QCOMPARE(other.result.inertia, reference.result.inertia);
+        QCOMPARE(other.result.iterations, reference.result.iterations);
+    }
+
+    // Fast mode sums in floating point: topologies may differ in the last bits, not in the answer.
+    void fastModeAgreesWithExact()
+    {
+        const Dataset data = makeDemo("blobs:n=20000,d=16,k=8,seed=5");
+        KMeansParams params;
+        params.k = 8;
+        params.seed = 2;
+        const RunReport exact = [&] { auto p = params; p.mode = kernels::Mode::Exact; return run(data, p, "host", 2); }();
+        const RunReport fast = run(data, params, "shards:3", 2);
+        QVERIFY(adjustedRandIndex(exact.result.labels, fast.result.labels) > 0.999);
+        QVERIFY(std::abs(exact.result.inertia - fast.result.inertia) <= 1e-5 * exact.result.inertia);
+    }
+
+    void findsPlantedBlobs()
+    {
+        const Dataset data = makeDemo("blobs:n=20000,d=8,k=6,seed=9");
+        KMeansParams params;
+        params.k = 6;
+        params.init = InitMethod::KMeansParallel;
+        const RunReport report = run(data, params, "host", 2);
+        QVERIFY(report.result.converged);
+        QVERIFY2(adjustedRandIndex(data.truth, report.result.labels) > 0.99, "planted blobs not recovered");
+        std::int64_t total = 0;
+        for (auto size : report.result.sizes) total += size;
+        QCOMPARE(total, data.rows);
+    }
+
+    // Every initial centroid at the same point: all but one cluster start empty and must
+    // be re-seeded at the farthest rows.
+    void repairsEmptyClusters()
+    {
+        const Dataset data = makeDemo("blobs:n=3000,d=4,k=5,seed=1");
+        KMeansParams params;
+        params.k = 5;
+        params.mode = kernels::Mode::Exact;
+        params.init = InitMethod::Given;
+        for (int c = 0; c < 5; ++c) params.initialCentroids.insert(params.initialCentroids.end(), data.row(0), data.row(0) + data.cols);
+        const RunReport report = run(data, params, "shards:2", 2);
+        for (auto size : report.result.sizes) QVERIFY(size > 0);
+        const auto& c = report.result.centroids;
+        for (int a = 0; a < 5; ++a)
+            for (int b = a + 1; b < 5; ++b)
+                QVERIFY(!std::equal(c.begin() + a * data.cols, c.begin() + (a + 1) * data.cols, c.begin() + b * data.cols));
+        // Re-seeded at the farthest rows, the clusters spread over the blobs.
+        QVERIFY(adjustedRandIndex(data.truth, report.result.labels) > 0.9);
+    }
+
+    void givenCentroidsAreUsedAsIs()
+    {
+        const Dataset data = makeDemo("blobs:n=1000,d=3,k=3,seed=4");
+        KMeansParams params;
+        params.k = 3;
+        params.init = InitMethod::Given;
+        params.maxIterations = 1;
+        params.initialCentroids.assign(data.values.begin(), data.values.begin() + 3 * data.cols);
+        const RunReport report = run(data, params, "host", 1);
+        QCOMPARE(report.result.history.size(), std::size_t(1));
+        // One iteration assigns to the given centroids: its inertia is theirs.
+        double expected = 0;
+        for (std::int64_t i = 0; i < data.rows; ++i) {
+            double best = INFINITY;
+            for (int c = 0; c < 3; ++c) {
+                double d2 = 0;
+                for (std::int64_t j = 0; j < data.cols; ++j) {
+                    const double t = data.row(i)[j] - params.initialCentroids[static_cast<std::size_t>(c * data.cols + j)];
+                    d2 += t * t;
+                }
+                best = std::min(best, d2);
+            }
+            expected += best;
+        }
+        QVERIFY(std::abs(report.result.history[0].inertia - expected) <= 1e-4 * expected);
+    }
+
+    void rejectsImpossibleParameters_data()
+    {
+        QTest::addColumn<int>("k");
+        QTest::addColumn<QString>("topology");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("k > rows") << 200 << "host" << "k must not exceed the number of rows (k=200, rows=100)";
+        QTest::newRow("k = 0") << 0 << "host" << "k must be at least 1";
+        QTest::newRow("shards > rows") << 3 << "shards:101" << "more shards than rows";
+        QTest::newRow("bad topology") << 3 << "gpus" << "unknown topology 'gpus'";
+    }
+
+    void rejectsImpossibleParameters()
+    {
+        QFETCH(int, k);
+        QFETCH(QString, topology);
+        QFETCH(QString, message);
+        const Dataset data = makeDemo("blobs:n=100,d=2,k=2");
+        KMeansParams params;
+        params.k = k;
+        try {
+            run(data, params, topology.toStdString(), 1);
+            QFAIL("no error");
+        } catch (const UsageError& e) {
+            QVERIFY2(QString(e.what()).contains(message), e.what());
+        }
+    }
+
+    // The flag is read once per iteration: a run cancelled from its first iteration's
+    // callback stops right after that iteration, on every shard.
+    void cancelStopsWithinOneIteration()
+    {
+        const Dataset data = makeDemo("blobs:n=20000,d=8,k=16,seed=2");
+        KMeansParams params;
+        params.k = 16;
+        params.tolerance = 0;
+        params.maxIterations = 50;
+        std::atomic<bool> cancel{false};
+        int seen = 0;
+        RunControl control;
+        control.cancel = &cancel;
+        control.onIteration = [&](const IterationStats&) {
+            ++seen;
+            cancel = true;
+        };
+        const RunReport report = run(data, params, "shards:3", 3, control);
+        QVERIFY(report.result.cancelled);
+        QVERIFY(!report.result.converged);
+        QVERIFY2(report.result.iterations <= 2, qPrintable(QString::number(report.result.iterations)));
+        QCOMPARE(report.result.labels.size(), std::size_t(data.rows));
+    }
+
+    void historyRecordsEveryIteration()
+    {
+        const Dataset data = makeDemo("blobs:n=5000,d=6,k=4,seed=8");
+        KMeansParams params;
+        params.k = 4;
+        int calls = 0;
+        RunControl control;
+        control.onIteration = [&](const IterationStats& s) {
+            ++calls;
+            std::int64_t total = 0;
+            for (auto n : s.sizes) total += n;
+            QCOMPARE(total, data.rows);
+            QVERIFY(s.assignMs >= 0 && s.updateMs >= 0 && s.reduceMs >= 0);
+        };
+        const RunReport report = run(data, params, "shards:2", 2, control);
+        QCOMPARE(calls, report.result.iterations);
+        QCOMPARE(report.result.history.size(), std::size_t(report.result.iterations));
+        for (std::size_t i = 1; i < report.result.history.size(); ++i)
+            QVERIFY(report.result.history[i].inertia <= report.result.history[i - 1].inertia * (1 + 1e-6));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLloyd)
+#include "test_lloyd.moc"

@@ -1,0 +1,62 @@
+#include "engine/core/error.h"
+#include "engine/exec/topology.h"
+
+#include <QTest>
+
+using namespace clusterdesk;
+
+class TestTopology : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parses_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("normalised");
+        QTest::addColumn<QStringList>("shards");
+        QTest::newRow("host") << "host" << "host" << QStringList{"host"};
+        QTest::newRow("shards:3") << "shards:3" << "shards:3" << QStringList{"host", "host", "host"};
+        QTest::newRow("cuda") << "cuda" << "cuda:0" << QStringList{"cuda:0"};
+        QTest::newRow("cuda:0,1") << "cuda:0,1" << "cuda:0,1" << QStringList{"cuda:0", "cuda:1"};
+    }
+
+    void parses()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, normalised);
+        QFETCH(QStringList, shards);
+        const Topology t = parseTopology(spec.toStdString());
+        QCOMPARE(QString::fromStdString(t.spec), normalised);
+        QStringList got;
+        for (const auto& s : t.shards) got << QString::fromStdString(s);
+        QCOMPARE(got, shards);
+    }
+
+    void rejects_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << "" << "unknown topology ''";
+        QTest::newRow("shards:0") << "shards:0" << "at least one shard";
+        QTest::newRow("shards:x") << "shards:x" << "'x' is not a number";
+        QTest::newRow("cuda:") << "cuda:" << "'' is not a number";
+        QTest::newRow("cuda:0,0") << "cuda:0,0" << "GPU 0 is listed twice";
+        QTest::newRow("cuda:-1") << "cuda:-1" << "'-1' is not a number";
+        QTest::newRow("mpi") << "mpi" << "unknown topology 'mpi'";
+    }
+
+    void rejects()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, message);
+        try {
+            parseTopology(spec.toStdString());
+            QFAIL("accepted");
+        } catch (const UsageError& e) {
+            QVERIFY2(QString(e.what()).contains(message), e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTopology)
+#include "test_topology.moc"
