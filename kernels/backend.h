@@ -54,6 +54,13 @@ public:
     // squared distance. Never materialises the rows x k matrix.
     virtual void assign(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                         Precision precision) = 0;
+    // The same labels and distances as assign(), faster once the centroids settle: each
+    // row keeps Hamerly bounds (distance to its centroid, to the second nearest), and
+    // with `motion` only the rows whose bounds allow a change are searched; the others
+    // just get their exact distance to their centroid. motion == nullptr is a full pass
+    // that (re)starts the bounds. Returns the number of rows fully searched.
+    virtual std::int64_t assignBounded(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
+                                       Precision precision, const CentroidMotion* motion) = 0;
     // Split tests: for each row, the nearer of the two children of its cluster
     // (children is 2k x cols; rows 2c and 2c+1 split cluster c). Stores the child
     // (0/1) and the squared distance to it beside the cluster label.

@@ -49,6 +49,13 @@ struct PartialSums {
     void reset(int groupCount, int dimCount, Mode mode);
 };
 
+// How the centroids moved since the previous bounded assignment (same k, same
+// order), for skipping rows whose nearest centroid provably did not change.
+struct CentroidMotion {
+    std::vector<float> halfGap;  // k: half the distance from each centroid to its nearest other
+    float maxShift = 0;          // the largest distance any centroid moved
+};
+
 std::string toString(Mode mode);
 std::string toString(Precision precision);
 

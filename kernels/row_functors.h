@@ -75,9 +75,11 @@ CD_HD inline float exactSquaredDistance(const float* x, const float* c, std::int
 
 // Exact nearest centroid per row. Centroids come transposed (d x kPadded, kPadded a
 // multiple of Lanes, padding ignored) so that Lanes accumulators read contiguous
-// memory. One call handles Rows consecutive rows (call index i covers rows
-// i*Rows ..): Rows x Lanes independent fma chains hide the fma latency on the host;
-// the device uses Rows = 1. Neither changes a bit of the result.
+// memory. One call handles Rows rows (call index i covers list entries i*Rows ..):
+// Rows x Lanes independent fma chains hide the fma latency on the host; the device
+// uses Rows = 1. Neither changes a bit of the result.
+// Optional: rowIndex (search only the listed rows, else rows 0..rows-1), and upper /
+// lower (Hamerly bounds: distance to the nearest and to the second nearest centroid).
 template <int Lanes = kExactBlock, int Rows = 1>
 struct ExactNearestT {
     const float* x;
@@ -85,22 +87,28 @@ struct ExactNearestT {
     const float* centroidsT;
     int k;
     int kPadded;
-    std::int64_t rows;
+    std::int64_t rows;  // rows to search (length of rowIndex when given)
     std::int32_t* labels;
     float* dist;
+    const std::int64_t* rowIndex = nullptr;
+    float* upper = nullptr;
+    float* lower = nullptr;
 
     CD_HD void operator()(std::int64_t call) const
     {
         const std::int64_t first = call * Rows;
         const int count = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
         float best[Rows];
+        float second[Rows];
         int bestLabel[Rows];
-        const float* xr[Rows];
+        std::int64_t row[Rows];
         for (int r = 0; r < Rows; ++r) {
             best[r] = positiveInfinity();
+            second[r] = positiveInfinity();
             bestLabel[r] = 0;
             // A short last call repeats its first row: harmless, never stored.
-            xr[r] = x + (first + (r < count ? r : 0)) * d;
+            const std::int64_t entry = first + (r < count ? r : 0);
+            row[r] = rowIndex ? rowIndex[entry] : entry;
         }
         for (int c0 = 0; c0 < kPadded; c0 += Lanes) {
             float acc[Rows][Lanes];
@@ -109,7 +117,7 @@ struct ExactNearestT {
             for (std::int64_t j = 0; j < d; ++j) {
                 const float* cj = centroidsT + j * kPadded + c0;
                 for (int r = 0; r < Rows; ++r) {
-                    const float xj = xr[r][j];
+                    const float xj = x[row[r] * d + j];
                     CD_LANES
                     for (int b = 0; b < Lanes; ++b) {
                         const float t = xj - cj[b];
@@ -118,17 +126,25 @@ struct ExactNearestT {
                 }
             }
             for (int r = 0; r < Rows; ++r) {
-                for (int b = 0; b < Lanes; ++b) {
-                    if (c0 + b < k && acc[r][b] < best[r]) {
-                        best[r] = acc[r][b];
+                for (int b = 0; b < Lanes && c0 + b < k; ++b) {
+                    const float v = acc[r][b];
+                    if (v < best[r]) {
+                        second[r] = best[r];
+                        best[r] = v;
                         bestLabel[r] = c0 + b;
+                    } else if (v < second[r]) {
+                        second[r] = v;
                     }
                 }
             }
         }
         for (int r = 0; r < count; ++r) {
-            labels[first + r] = bestLabel[r];
-            dist[first + r] = best[r];
+            labels[row[r]] = bestLabel[r];
+            dist[row[r]] = best[r];
+            if (upper) {
+                upper[row[r]] = sqrtf(best[r]);
+                lower[row[r]] = sqrtf(second[r]);
+            }
         }
     }
 };
@@ -137,6 +153,7 @@ using ExactNearest = ExactNearestT<>;
 
 // Fast mode: the argmin fused onto a GEMM block. dots holds x.c for rows
 // [first, first + rowsInBlock) with row stride k; distance = |x|^2 - 2 x.c + |c|^2.
+// upper / lower, when given, receive the Hamerly bounds (nearest, second nearest).
 struct FastArgmin {
     const float* dots;
     const float* rowNorms;
@@ -145,22 +162,72 @@ struct FastArgmin {
     std::int64_t first;
     std::int32_t* labels;
     float* dist;
+    float* upper = nullptr;
+    float* lower = nullptr;
 
     CD_HD void operator()(std::int64_t r) const
     {
         const float* row = dots + r * k;
         float best = positiveInfinity();
+        float second = positiveInfinity();
         int bestLabel = 0;
         for (int c = 0; c < k; ++c) {
             const float value = centroidNorms[c] - 2.f * row[c];
             if (value < best) {
+                second = best;
                 best = value;
                 bestLabel = c;
+            } else if (value < second) {
+                second = value;
             }
         }
-        const float d2 = rowNorms[first + r] + best;
+        const float norm = rowNorms[first + r];
+        const float d2 = norm + best > 0.f ? norm + best : 0.f;
         labels[first + r] = bestLabel;
-        dist[first + r] = d2 > 0.f ? d2 : 0.f;
+        dist[first + r] = d2;
+        if (upper) {
+            upper[first + r] = sqrtf(d2);
+            lower[first + r] = sqrtf(norm + second > 0.f ? norm + second : 0.f);
+        }
+    }
+};
+
+// Relative slack on Hamerly bound tests: float distances over d dimensions are
+// within a few d ulps of the real ones, and a row is only skipped when its bounds
+// clear the test by more than that, so skipping never changes a label.
+CD_HD inline float boundsMargin(std::int64_t d)
+{
+    return 1e-5f + 8.f * static_cast<float>(d) * 5.9604645e-8f;
+}
+
+// Hamerly step for row i after the centroids moved: the upper bound is tightened to
+// the exact distance to the row's centroid (also stored, for the sums), the lower
+// bound loosened by the largest move; the row needs a full search unless
+// upper < max(lower, half the gap from its centroid to the nearest other).
+struct BoundedCheck {
+    const float* x;
+    std::int64_t d;
+    const float* centroids;  // k x d, row-major
+    const float* halfGap;
+    float maxShift;
+    float margin;
+    const std::int32_t* labels;
+    float* dist;
+    float* upper;
+    float* lower;
+    std::uint8_t* needsSearch;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const std::int64_t a = labels[i];
+        const float d2 = exactSquaredDistance(x + i * d, centroids + a * d, d);
+        const float u = sqrtf(d2);
+        const float l = lower[i] - maxShift;
+        const float bound = l > halfGap[a] ? l : halfGap[a];
+        dist[i] = d2;
+        upper[i] = u;
+        lower[i] = l;
+        needsSearch[i] = u * (1.f + margin) < bound * (1.f - margin) ? 0 : 1;
     }
 };
 

@@ -8,11 +8,10 @@
 #include "engine/exec/run_clustering.h"
 #include "engine/exec/run_summary.h"
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -26,11 +25,16 @@ void onInterrupt(int)
     g_cancel.store(true);
 }
 
+// VmHWM from /proc: unlike getrusage's ru_maxrss it starts afresh at exec, so it
+// does not report a large parent's memory at fork time as ours. 0 when unreadable.
 double peakRssMiB()
 {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+    }
+    return 0;
 }
 
 std::ofstream openOutput(const std::string& path)
@@ -95,9 +99,9 @@ int execute(RunOptions& options)
     control.cancel = &g_cancel;
     if (options.verbose) {
         control.onIteration = [](const IterationStats& s) {
-            std::fprintf(stderr, "iter %4d  round %2d  k %4d  inertia %.8g  assign %.2f ms  update %.2f ms  reduce %.2f ms%s%s\n",
-                         s.iteration, s.round, s.k, s.inertia, s.assignMs, s.updateMs, s.reduceMs,
-                         s.event.empty() ? "" : "  ", s.event.c_str());
+            std::fprintf(stderr, "iter %4d  round %2d  k %4d  inertia %.8g  searched %lld rows  assign %.2f ms  update %.2f ms  reduce %.2f ms%s%s\n",
+                         s.iteration, s.round, s.k, s.inertia, static_cast<long long>(s.rowsSearched), s.assignMs, s.updateMs,
+                         s.reduceMs, s.event.empty() ? "" : "  ", s.event.c_str());
         };
     }
     std::signal(SIGINT, onInterrupt);

@@ -34,7 +34,9 @@ double bestSeconds(int repeats, const std::function<void()>& work)
     return best;
 }
 
-// Aggregate SGEMM rate of the host: one 1024^3 product per thread at once.
+}  // namespace
+
+// One 1024^3 product per thread at once.
 double hostSgemmGflops()
 {
     constexpr std::int64_t n = 1024;
@@ -53,8 +55,6 @@ double hostSgemmGflops()
     });
     return 2.0 * n * n * n * threads / seconds / 1e9;
 }
-
-}  // namespace
 
 void runBench(const BenchShape& shape, std::ostream& out)
 {

@@ -16,4 +16,7 @@ struct BenchShape {
 
 void runBench(const BenchShape& shape, std::ostream& out);
 
+// Aggregate SGEMM rate of the host, all threads at once, in GFLOP/s.
+double hostSgemmGflops();
+
 }  // namespace clusterdesk::worker

@@ -20,6 +20,8 @@ const char* kUsage = R"(Usage:
   clusterdesk-worker --bench [--rows N] [--cols D] [--k K] [--repeats R]
       Times each kernel (default 1000000 x 32, k=64) and prints ms, GFLOP/s and GB/s
       next to the host's measured SGEMM rate.
+  clusterdesk-worker --sgemm
+      Prints the host's measured SGEMM rate in GFLOP/s (all threads), for scale.
   clusterdesk-worker --help | --version
 )";
 
@@ -44,6 +46,10 @@ int main(int argc, char** argv)
     }
     try {
         if (args[0] == "--selftest" && args.size() == 1) return clusterdesk::worker::runSelftest(std::cout) == 0 ? 0 : 1;
+        if (args[0] == "--sgemm" && args.size() == 1) {
+            std::cout << clusterdesk::worker::hostSgemmGflops() << " GFLOP/s\n";
+            return 0;
+        }
         if (args[0] == "--bench") {
             clusterdesk::worker::BenchShape shape;
             for (std::size_t i = 1; i < args.size(); i += 2) {

@@ -68,7 +68,7 @@ public:
         for (int step = 0; step <= m_params.splitIterations; ++step) {
             m_ctx.backend.assignSplit(m_ctx.shard, test.children, k, m_params.mode);
             m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::SplitChild, k, m_params.mode, &m_scales.sums, partial);
-            sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, false);
+            sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
             if (step < m_params.splitIterations) centroidsFromSums(sums, m_d, test.children);
         }
         std::vector<std::pair<double, int>> gains;
@@ -159,7 +159,7 @@ private:
         kernels::PartialSums partial;
         for (int it = 0; it < kPowerIterations; ++it) {
             m_ctx.backend.projectedSums(m_ctx.shard, centroids, axes, k, m_params.mode, &m_scales.projected, partial);
-            const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.projected, false);
+            const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.projected);
             for (int c = 0; c < k; ++c) {
                 float* v = &axes[c * m_d];
                 const double* s = &sums.sums[static_cast<std::size_t>(c * m_d)];

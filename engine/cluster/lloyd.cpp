@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace clusterdesk {
 namespace {
@@ -47,7 +48,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         if (it == 0) stats.event = event;
 
         auto start = Clock::now();
-        m_ctx.backend.assign(m_ctx.shard, centroids, k, m_params.mode, m_params.precision);
+        const std::int64_t searched = assignRows(centroids, k);
         stats.assignMs = msSince(start);
 
         start = Clock::now();
@@ -55,7 +56,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         stats.updateMs = msSince(start);
 
         start = Clock::now();
-        const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, cancelRequested());
+        const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, {cancelRequested(), searched});
         stats.reduceMs = msSince(start);
 
         start = Clock::now();
@@ -65,6 +66,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
 
         stats.inertia = totalInertia(sums);
         stats.sizes = sums.counts;
+        stats.rowsSearched = sums.rowsSearched;
         stats.iteration = ++m_result.iterations;
         ++outcome.iterations;
         if (m_ctx.comm.rank() == 0 && m_control.onIteration) m_control.onIteration(stats);
@@ -87,11 +89,23 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
 
 Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
 {
-    m_ctx.backend.assign(m_ctx.shard, centroids, k, m_params.mode, m_params.precision);
+    assignRows(centroids, k);
     kernels::PartialSums partial;
     m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, k, m_params.mode, &m_scales.sums, partial);
-    const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, false);
+    const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
     return {sums.counts, sums.withinSS, totalInertia(sums)};
+}
+
+std::int64_t Lloyd::assignRows(const std::vector<float>& centroids, int k)
+{
+    // Bounds hold only while every row's label came from the last bounded assignment
+    // with centroids of the same shape.
+    std::optional<kernels::CentroidMotion> motion;
+    if (m_assignedWith.size() == centroids.size()) motion = centroidMotion(m_assignedWith, centroids, m_ctx.cols);
+    const std::int64_t searched = m_ctx.backend.assignBounded(m_ctx.shard, centroids, k, m_params.mode, m_params.precision,
+                                                              motion ? &*motion : nullptr);
+    m_assignedWith = centroids;
+    return searched;
 }
 
 void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
@@ -104,6 +118,7 @@ void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
     std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
     for (std::size_t g = 0; g < sums.counts.size(); ++g) {
         if (sums.counts[g] != 0) continue;
+        m_assignedWith.clear();  // updateNearest below relabels rows behind the bounds' back
         m_ctx.backend.downloadDistances(m_ctx.shard, dist);
         std::size_t local = 0;
         for (std::size_t i = 1; i < dist.size(); ++i)

@@ -41,12 +41,15 @@ public:
 
 private:
     void reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums);
+    // Bounded assignment from the centroids of the previous call, when still valid.
+    std::int64_t assignRows(const std::vector<float>& centroids, int k);
 
     ShardContext& m_ctx;
     const KMeansParams& m_params;
     const ScaleSet& m_scales;
     const RunControl& m_control;
     ClusterResult& m_result;
+    std::vector<float> m_assignedWith;  // centroids of the last bounded assignment; empty when the bounds are stale
 };
 
 // The whole k-means run: scales, initialisation, Lloyd, final assignment and labels.

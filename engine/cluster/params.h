@@ -45,6 +45,7 @@ struct IterationStats {
     double assignMs = 0;            // nearest-centroid pass
     double updateMs = 0;            // partial sums and new centroids
     double reduceMs = 0;            // all-reduce of the partial sums
+    std::int64_t rowsSearched = 0;  // rows whose nearest centroid had to be searched (the rest were ruled out by bounds)
     std::string event;              // "split 3 of 8 clusters", "merged 2 pairs", or empty
 };
 

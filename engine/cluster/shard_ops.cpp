@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace clusterdesk {
 namespace {
@@ -45,21 +46,23 @@ ScaleSet computeScales(ShardContext& ctx)
 }
 
 GlobalSums reduceSums(ShardContext& ctx, const kernels::PartialSums& partial, kernels::Mode mode,
-                      const kernels::FixedPointScales& scales, bool cancelRequested)
+                      const kernels::FixedPointScales& scales, ReduceExtras extras)
 {
     const auto groups = static_cast<std::size_t>(partial.groups);
     const auto d = static_cast<std::size_t>(partial.dims);
     GlobalSums out;
 
-    // Integers travel together: counts, [fixed sums, fixed distances,] the cancel flag.
+    // Integers travel together: counts, [fixed sums, fixed distances,] searched rows, cancel.
     std::vector<std::int64_t> ints(partial.counts);
     if (mode == kernels::Mode::Exact) {
         ints.insert(ints.end(), partial.fixedSums.begin(), partial.fixedSums.end());
         ints.insert(ints.end(), partial.fixedDist.begin(), partial.fixedDist.end());
     }
-    ints.push_back(cancelRequested ? 1 : 0);
+    ints.push_back(extras.rowsSearched);
+    ints.push_back(extras.cancelRequested ? 1 : 0);
     ctx.comm.allreduceSum(ints);
     out.cancel = ints.back() != 0;
+    out.rowsSearched = ints[ints.size() - 2];
     out.counts.assign(ints.begin(), ints.begin() + static_cast<std::ptrdiff_t>(groups));
 
     if (mode == kernels::Mode::Exact) {
@@ -128,6 +131,31 @@ std::vector<std::int32_t> gatherLabels(ShardContext& ctx)
     std::vector<std::int32_t> mine(static_cast<std::size_t>(ctx.shard.rows()));
     if (!mine.empty()) ctx.backend.downloadLabels(ctx.shard, mine);
     return allgatherValues<std::int32_t>(ctx.comm, mine);
+}
+
+kernels::CentroidMotion centroidMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols)
+{
+    const auto d = static_cast<std::size_t>(cols);
+    const std::size_t k = after.size() / d;
+    auto distance = [d](const float* a, const float* b) {
+        double s = 0;
+        for (std::size_t j = 0; j < d; ++j) s += (static_cast<double>(a[j]) - b[j]) * (static_cast<double>(a[j]) - b[j]);
+        return std::sqrt(s);
+    };
+    kernels::CentroidMotion motion;
+    motion.halfGap.assign(k, std::numeric_limits<float>::infinity());
+    double maxShift = 0;
+    for (std::size_t c = 0; c < k; ++c) {
+        maxShift = std::max(maxShift, distance(&before[c * d], &after[c * d]));
+        for (std::size_t o = c + 1; o < k; ++o) {
+            const auto half = static_cast<float>(distance(&after[c * d], &after[o * d]) / 2);
+            motion.halfGap[c] = std::min(motion.halfGap[c], half);
+            motion.halfGap[o] = std::min(motion.halfGap[o], half);
+        }
+    }
+    // Rounded up: a bound that moves too little could skip a row that must be searched.
+    motion.maxShift = std::nextafter(static_cast<float>(maxShift), std::numeric_limits<float>::infinity());
+    return motion;
 }
 
 void centroidsFromSums(const GlobalSums& sums, std::int64_t cols, std::vector<float>& centroids)

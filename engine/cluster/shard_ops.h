@@ -26,12 +26,21 @@ struct GlobalSums {
     std::vector<double> sums;      // groups x cols
     std::vector<double> withinSS;  // groups
     bool cancel = false;           // some rank asked to stop
+    std::int64_t rowsSearched = 0; // rows that needed a full nearest-centroid search
 };
 
-// One all-reduce of a shard's partial sums. cancelRequested rides along so that all
-// ranks agree on stopping in the same iteration.
+// Per-rank facts that ride along with the partial sums in the same all-reduce.
+struct ReduceExtras {
+    bool cancelRequested = false;  // so that all ranks stop in the same iteration
+    std::int64_t rowsSearched = 0;
+};
+
+// One all-reduce of a shard's partial sums.
 GlobalSums reduceSums(ShardContext& ctx, const kernels::PartialSums& partial, kernels::Mode mode,
-                      const kernels::FixedPointScales& scales, bool cancelRequested);
+                      const kernels::FixedPointScales& scales, ReduceExtras extras = {});
+
+// What bounded assignment needs to know about a move from `before` to `after` (k x cols).
+kernels::CentroidMotion centroidMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols);
 
 // Rows of the whole dataset by global index, in the order asked, on every rank.
 std::vector<float> fetchRows(ShardContext& ctx, std::span<const std::int64_t> globalRows);

@@ -72,7 +72,8 @@ std::string runSummaryJson(const RunSummaryInput& in)
     nlohmann::json history = nlohmann::json::array();
     for (const IterationStats& s : r.history) {
         nlohmann::json h = {{"iteration", s.iteration}, {"round", s.round}, {"k", s.k}, {"inertia", s.inertia},
-                            {"assign_ms", s.assignMs}, {"update_ms", s.updateMs}, {"reduce_ms", s.reduceMs}};
+                            {"assign_ms", s.assignMs}, {"update_ms", s.updateMs}, {"reduce_ms", s.reduceMs},
+                            {"rows_searched", s.rowsSearched}};
         if (!s.event.empty()) h["event"] = s.event;
         history.push_back(std::move(h));
     }

@@ -196,6 +196,13 @@ struct RefineDistance {
     }
 };
 
+// Rows that a BoundedCheck flagged for a full search.
+struct Flagged {
+    const std::uint8_t* flags;
+
+    CD_HD bool operator()(Index i) const { return flags[i] != 0; }
+};
+
 // Max |x| per column. Threads in x walk columns (coalesced), threads in y walk rows;
 // one atomicMax per thread on the bits of a non-negative float, which order like ints.
 // NaN is skipped the way the host's std::max(m, v) skips it.
@@ -278,6 +285,9 @@ struct CudaShard final : ResidentShard {
     DeviceBuffer<float> norms;              // squared row norms, on first need
     DeviceBuffer<__nv_bfloat16> dataBf16;   // on the first BF16 assign
     DeviceBuffer<std::int64_t> scratch;     // prefix sums / kept rows, rows entries
+    DeviceBuffer<float> upper;              // Hamerly bounds, from the first assignBounded
+    DeviceBuffer<float> lower;
+    DeviceBuffer<std::uint8_t> needsSearch;
     bool hasChild = false;
     bool hasNorms = false;
     bool hasBf16 = false;
@@ -293,6 +303,9 @@ struct CudaShard final : ResidentShard {
         norms.release();
         dataBf16.release();
         scratch.release();
+        upper.release();
+        lower.release();
+        needsSearch.release();
     }
 
     Index rows() const override { return rowCount; }
@@ -441,9 +454,47 @@ public:
                     "assign: centroids");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
-        if (mode == Mode::Exact) assignExact(shard, centres, k);
-        else assignFast(shard, centres, k, precision);
+        if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, false);
+        else assignFast(shard, centres, k, precision, false);
         finish();
+    }
+
+    Index assignBounded(ResidentShard& s, std::span<const float> centres, int k, Mode mode, Precision precision,
+                        const CentroidMotion* motion) override
+    {
+        CudaShard& shard = own(s);
+        const Index d = shard.colCount;
+        const auto n = static_cast<std::size_t>(shard.rowCount);
+        const std::size_t cells = static_cast<std::size_t>(std::max(k, 0)) * static_cast<std::size_t>(d);
+        requireSize(centres.size(), cells, "assignBounded: centroids");
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        shard.upper.ensure(n);
+        shard.lower.ensure(n);
+        Index searched = shard.rowCount;
+        if (!motion) {
+            if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, true);
+            else assignFast(shard, centres, k, precision, true);
+        } else if (n > 0) {
+            requireSize(motion->halfGap.size(), static_cast<std::size_t>(k), "assignBounded: halfGap");
+            centroids.ensure(cells);
+            toDevice(centroids.data(), centres.data(), cells);
+            halfGap.ensure(static_cast<std::size_t>(k));
+            toDevice(halfGap.data(), motion->halfGap.data(), static_cast<std::size_t>(k));
+            shard.needsSearch.ensure(n);
+            forEachRow(shard.rowCount, detail::BoundedCheck{shard.data.data(), d, centroids.data(), halfGap.data(),
+                                                            motion->maxShift, detail::boundsMargin(d), shard.labels.data(),
+                                                            shard.dist.data(), shard.upper.data(), shard.lower.data(),
+                                                            shard.needsSearch.data()});
+            shard.scratch.ensure(n);
+            std::int64_t* first = shard.scratch.data();
+            std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount), first,
+                                                Flagged{shard.needsSearch.data()});
+            searched = end - first;
+            if (searched > 0) assignExact(shard, centres, k, first, searched, true);
+        }
+        finish();
+        return searched;
     }
 
     void assignSplit(ResidentShard& s, std::span<const float> children, int k, Mode) override
@@ -689,7 +740,8 @@ private:
     }
 
     // Same transposition and padding as the host backend, done on the host, then one upload.
-    void assignExact(CudaShard& shard, std::span<const float> centres, int k)
+    // rows: search only these (device pointer, count entries); null = every row.
+    void assignExact(CudaShard& shard, std::span<const float> centres, int k, const Index* rows, Index count, bool bounds)
     {
         const Index d = shard.colCount;
         const int kPadded = (k + kExactBlock - 1) / kExactBlock * kExactBlock;
@@ -700,15 +752,17 @@ private:
         centroidsT.ensure(cells);
         toDevice(centroidsT.data(), transposed.data(), cells);
         // ExactNearest is one row per call (Rows = 1): on the device threads give the parallelism.
-        forEachRow(shard.rowCount, detail::ExactNearest{shard.data.data(), d, centroidsT.data(), k, kPadded,
-                                                        shard.rowCount, shard.labels.data(), shard.dist.data()});
+        forEachRow(count, detail::ExactNearest{shard.data.data(), d, centroidsT.data(), k, kPadded, count,
+                                               shard.labels.data(), shard.dist.data(), rows,
+                                               bounds ? shard.upper.data() : nullptr,
+                                               bounds ? shard.lower.data() : nullptr});
     }
 
     // dots = X_block . C^T through cuBLAS, then FastArgmin over the block. cuBLAS is
     // column-major: row-major C (k x d) is a column-major d x k matrix, and row-major
     // X_block (m x d) a column-major d x m one, so op(A) = C^T' = T, op(B) = N gives the
     // column-major k x m product, which is the row-major m x k dots block (ldc = k).
-    void assignFast(CudaShard& shard, std::span<const float> centres, int k, Precision precision)
+    void assignFast(CudaShard& shard, std::span<const float> centres, int k, Precision precision, bool bounds)
     {
         const Index d = shard.colCount;
         const Index n = shard.rowCount;
@@ -759,7 +813,9 @@ private:
                                              dots.data(), CUDA_R_32F, k, compute, CUBLAS_GEMM_DEFAULT));
             }
             forEachRow(count, detail::FastArgmin{dots.data(), shard.norms.data(), centroidNorms.data(), k, first,
-                                                 shard.labels.data(), shard.dist.data()});
+                                                 shard.labels.data(), shard.dist.data(),
+                                                 bounds ? shard.upper.data() : nullptr,
+                                                 bounds ? shard.lower.data() : nullptr});
         }
         if (k > 0 && precision != Precision::FP32) {
             forEachRow(n, RefineDistance{shard.data.data(), d, centroids.data(), shard.labels.data(), shard.dist.data()});
@@ -836,6 +892,7 @@ private:
     DeviceBuffer<__nv_bfloat16> centroidsBf16;
     DeviceBuffer<float> centroidsT;
     DeviceBuffer<float> centroidNorms;
+    DeviceBuffer<float> halfGap;
     DeviceBuffer<float> dots;
     DeviceBuffer<Cell> sums;
     DeviceBuffer<double> scales;

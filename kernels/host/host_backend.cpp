@@ -41,6 +41,9 @@ struct HostShard final : ResidentShard {
     std::vector<std::uint8_t> child;
     std::vector<float> childDist;
     std::vector<float> norms;  // squared row norms, computed on first fast assign
+    std::vector<float> upper;  // Hamerly bounds, from the first assignBounded
+    std::vector<float> lower;
+    std::vector<std::uint8_t> needsSearch;
 
     Index rows() const override { return rowCount; }
     Index cols() const override { return colCount; }
@@ -174,8 +177,35 @@ public:
     void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
         HostShard& shard = asHost(s);
-        if (mode == Mode::Exact) assignExact(shard, centroids, k);
-        else assignFast(shard, centroids, k);
+        if (mode == Mode::Exact) assignExact(shard, centroids, k, {});
+        else assignFast(shard, centroids, k, false);
+    }
+
+    Index assignBounded(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision,
+                        const CentroidMotion* motion) override
+    {
+        HostShard& shard = asHost(s);
+        const auto n = static_cast<std::size_t>(shard.rowCount);
+        if (!motion || shard.upper.size() != n) {
+            shard.upper.resize(n);
+            shard.lower.resize(n);
+            if (mode == Mode::Exact) assignExact(shard, centroids, k, {}, true);
+            else assignFast(shard, centroids, k, true);
+            return shard.rowCount;
+        }
+        shard.needsSearch.resize(n);
+        forEachRow(shard.rowCount, detail::BoundedCheck{shard.data, shard.colCount, centroids.data(), motion->halfGap.data(),
+                                                        motion->maxShift, detail::boundsMargin(shard.colCount),
+                                                        shard.labels.data(), shard.dist.data(), shard.upper.data(),
+                                                        shard.lower.data(), shard.needsSearch.data()});
+        std::vector<Index> search(n);
+        const std::uint8_t* flags = shard.needsSearch.data();
+        const auto end = thrust::copy_if(thrust::omp::par, thrust::counting_iterator<Index>(0),
+                                         thrust::counting_iterator<Index>(shard.rowCount), search.begin(),
+                                         [flags](Index i) { return flags[i] != 0; });
+        search.resize(static_cast<std::size_t>(end - search.begin()));
+        if (!search.empty()) assignExact(shard, centroids, k, search, true);
+        return static_cast<Index>(search.size());
     }
 
     void assignSplit(ResidentShard& s, std::span<const float> children, int, Mode) override
@@ -287,17 +317,20 @@ public:
     }
 
 private:
-    static void assignExact(HostShard& shard, std::span<const float> centroids, int k)
+    // Exact search of every row, or of the listed rows; optionally refreshing bounds.
+    static void assignExact(HostShard& shard, std::span<const float> centroids, int k, std::span<const Index> rows,
+                            bool bounds = false)
     {
         // Lane blocks sized to k so padding wastes little; two rows per call give the
         // core enough independent fma chains.
-        if (k <= 16) assignExactBlocked<16>(shard, centroids, k);
-        else if (k <= 32) assignExactBlocked<32>(shard, centroids, k);
-        else assignExactBlocked<64>(shard, centroids, k);
+        if (k <= 16) assignExactBlocked<16>(shard, centroids, k, rows, bounds);
+        else if (k <= 32) assignExactBlocked<32>(shard, centroids, k, rows, bounds);
+        else assignExactBlocked<64>(shard, centroids, k, rows, bounds);
     }
 
     template <int Lanes>
-    static void assignExactBlocked(HostShard& shard, std::span<const float> centroids, int k)
+    static void assignExactBlocked(HostShard& shard, std::span<const float> centroids, int k, std::span<const Index> rows,
+                                   bool bounds)
     {
         constexpr int kRows = 2;
         const Index d = shard.colCount;
@@ -305,12 +338,16 @@ private:
         std::vector<float> transposed(static_cast<std::size_t>(kPadded * d), 0.f);
         for (int c = 0; c < k; ++c)
             for (Index j = 0; j < d; ++j) transposed[j * kPadded + c] = centroids[c * d + j];
-        forEachRow((shard.rowCount + kRows - 1) / kRows,
-                   detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, shard.rowCount,
-                                                       shard.labels.data(), shard.dist.data()});
+        const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
+        forEachRow((count + kRows - 1) / kRows,
+                   detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
+                                                       shard.labels.data(), shard.dist.data(),
+                                                       rows.empty() ? nullptr : rows.data(),
+                                                       bounds ? shard.upper.data() : nullptr,
+                                                       bounds ? shard.lower.data() : nullptr});
     }
 
-    static void assignFast(HostShard& shard, std::span<const float> centroids, int k)
+    static void assignFast(HostShard& shard, std::span<const float> centroids, int k, bool bounds)
     {
         const Index d = shard.colCount;
         if (shard.norms.size() != static_cast<std::size_t>(shard.rowCount)) {
@@ -328,8 +365,11 @@ private:
                 const Index first = b * kGemmBlockRows;
                 const Index count = std::min(kGemmBlockRows, shard.rowCount - first);
                 host::gemmABt(shard.data + first * d, centroids.data(), dots.data(), count, k, d);
-                const detail::FastArgmin argmin{dots.data(), shard.norms.data(), centroidNorms.data(), k, first,
-                                                shard.labels.data(), shard.dist.data()};
+                const detail::FastArgmin argmin{dots.data(),         shard.norms.data(),
+                                                centroidNorms.data(), k,
+                                                first,                shard.labels.data(),
+                                                shard.dist.data(),    bounds ? shard.upper.data() : nullptr,
+                                                bounds ? shard.lower.data() : nullptr};
                 for (Index r = 0; r < count; ++r) argmin(r);
             }
         }

@@ -1,0 +1,31 @@
+#include "demo.h"
+
+#include "demo_generators.h"
+#include "engine/core/error.h"
+
+namespace clusterdesk {
+namespace {
+
+struct DemoEntry {
+    const char* name;
+    Dataset (*make)(data::DemoSpec&);
+};
+
+constexpr DemoEntry kDemos[] = {
+    {"market", &data::makeMarketDemo},
+    {"blobs", &data::makeBlobsDemo},
+};
+
+}  // namespace
+
+Dataset makeDemo(const std::string& spec)
+{
+    data::DemoSpec parsed(spec);
+    for (const DemoEntry& demo : kDemos)
+        if (parsed.name() == demo.name) return demo.make(parsed);
+    std::string names;
+    for (const DemoEntry& demo : kDemos) names += (names.empty() ? "" : ", ") + std::string(demo.name);
+    throw UsageError("unknown demo '" + parsed.name() + "' (demos: " + names + ")");
+}
+
+}  // namespace clusterdesk

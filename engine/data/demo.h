@@ -1,0 +1,26 @@
+// Synthetic datasets with planted ground truth, for demos, tests and benchmarks.
+#pragma once
+
+#include "dataset.h"
+
+#include <string>
+
+namespace clusterdesk {
+
+// spec is NAME[:key=value,...]; unknown names or keys and bad values throw UsageError
+// naming them. The same spec gives the same bytes (and contentHash) on every run and
+// whatever the thread count. Dataset::source is the spec with every key spelled out.
+//
+// market  (assets=500, sectors=10, days=750, seed=7, window=0)
+//   Daily prices from a factor model: market factor x beta + sector factor x loading +
+//   Student-t (nu=4) idiosyncratic noise, with a regime switch halfway (market
+//   volatility doubles, so correlations rise). Run through the prices pipeline as a
+//   file would be: rows = assets (named S03_A017), features = z-scored log returns
+//   of the last `window` days (0 = all), truth = sector.
+// blobs   (n=10000, d=16, k=8, seed=7, spread=1.0)
+//   k isotropic Gaussian blobs of standard deviation `spread`, centres at least
+//   8 x spread apart in a box; truth = blob id. Generated in parallel, deterministically
+//   (counter-based random numbers keyed by row), straight into the output matrix.
+Dataset makeDemo(const std::string& spec);
+
+}  // namespace clusterdesk

@@ -1,0 +1,43 @@
+// Loading a dataset from a file: the one entry point the CLI, the GUI and tests use.
+//
+// Formats (the layout is sniffed from the content unless given):
+// - Matrix: delimited text (',', '\t' or ';'), optional header and id column, an
+//   optional `label`/`truth` column of integer ground truth; or a NumPy .npy file
+//   (float32/float64, 1-D or 2-D, C or Fortran order).
+// - Prices: wide CSV, a date column then one column of prices per asset. Becomes one
+//   row per asset of z-scored log returns, so Euclidean distance is correlation distance.
+// - Ticks: long CSV timestamp,symbol,price[,size], resampled to bars, then as Prices.
+//
+// Bad input never loads silently: every problem is a DataError whose what() reads
+// "FILE:LINE:COLUMN: message" (binary files: line 1, column = 1-based byte offset).
+#pragma once
+
+#include "dataset.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace clusterdesk {
+
+struct LoadOptions {
+    std::optional<Layout> layout;  // nullopt: sniff from content
+    int returnWindow = 0;          // prices/ticks: use the last N log returns as features (0 = all)
+    int maxForwardFill = 5;        // prices: fill at most this many consecutive missing prices with the last one
+    double minHistory = 0.8;  // prices: drop assets with fewer than this fraction of prices present (reported in notes)
+    std::int64_t barSeconds = 60;          // ticks: bar size
+    std::function<bool(double)> progress;  // fraction done in [0,1]; return false to cancel (throw Cancelled)
+};
+
+// The layout a file holds, from its first bytes: .npy magic -> Matrix; a header with
+// timestamp, symbol and price columns -> Ticks; a first column named date/time/
+// timestamp/datetime, or holding ISO dates -> Prices; anything else -> Matrix.
+// Throws DataError for a missing, unreadable or empty file.
+Layout sniffLayout(const std::string& path);
+
+// Loads and validates the whole file. Throws DataError (bad content), UsageError (bad
+// options, e.g. returnWindow longer than the history) or Cancelled (progress said stop).
+Dataset loadDataset(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace clusterdesk

@@ -1,0 +1,309 @@
+#include "npy_loader.h"
+
+#include "engine/core/error.h"
+#include "file_bytes.h"
+#include "progress.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clusterdesk::data {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr std::size_t kMagicSize = 6;
+constexpr std::uint64_t kMaxHeader = 1u << 20;  // real headers are under 1 KiB
+
+struct NpyHeader {
+    std::string descr;
+    bool fortran = false;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t dataOffset = 0;
+};
+
+// Parser for the header's Python dict literal, e.g.
+// {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+class HeaderParser {
+public:
+    HeaderParser(const std::string& path, std::string_view text, std::uint64_t offset)
+        : m_path(path),
+          m_text(text),
+          m_offset(offset)
+    {
+    }
+
+    NpyHeader parse()
+    {
+        NpyHeader header;
+        bool haveDescr = false, haveOrder = false, haveShape = false;
+        skipSpace();
+        expect('{');
+        while (true) {
+            skipSpace();
+            if (peek() == '}') break;
+            const std::size_t keyAt = m_pos;
+            const std::string key = quoted();
+            skipSpace();
+            expect(':');
+            skipSpace();
+            if (key == "descr") {
+                header.descr = quoted();
+                haveDescr = true;
+            } else if (key == "fortran_order") {
+                if (m_text.substr(m_pos, 4) == "True") {
+                    header.fortran = true;
+                    m_pos += 4;
+                } else if (m_text.substr(m_pos, 5) == "False") {
+                    m_pos += 5;
+                } else {
+                    fail(m_pos, "fortran_order must be True or False");
+                }
+                haveOrder = true;
+            } else if (key == "shape") {
+                header.shape = tuple();
+                haveShape = true;
+            } else {
+                fail(keyAt, "unexpected key '" + key + "' in the .npy header");
+            }
+            skipSpace();
+            if (peek() == ',') {
+                ++m_pos;
+                continue;
+            }
+            skipSpace();
+            if (peek() != '}') fail(m_pos, "expected ',' or '}' in the .npy header");
+        }
+        ++m_pos;
+        if (!haveDescr || !haveOrder || !haveShape)
+            fail(0, std::string("the .npy header lacks '") +
+                        (!haveDescr   ? "descr"
+                         : !haveOrder ? "fortran_order"
+                                      : "shape") +
+                        "'");
+        return header;
+    }
+
+private:
+    [[noreturn]] void fail(std::size_t at, const std::string& message) const
+    {
+        throw DataError(m_path, 1, static_cast<std::int64_t>(m_offset + at + 1), message);
+    }
+    char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n'))
+            ++m_pos;
+    }
+    void expect(char c)
+    {
+        if (peek() != c) fail(m_pos, std::string("expected '") + c + "' in the .npy header");
+        ++m_pos;
+    }
+    std::string quoted()
+    {
+        const char q = peek();
+        if (q != '\'' && q != '"') fail(m_pos, "expected a quoted string in the .npy header");
+        const std::size_t end = m_text.find(q, m_pos + 1);
+        if (end == std::string_view::npos) fail(m_pos, "unterminated string in the .npy header");
+        std::string s(m_text.substr(m_pos + 1, end - m_pos - 1));
+        m_pos = end + 1;
+        return s;
+    }
+    std::vector<std::uint64_t> tuple()
+    {
+        expect('(');
+        std::vector<std::uint64_t> dims;
+        while (true) {
+            skipSpace();
+            if (peek() == ')') break;
+            const std::size_t start = m_pos;
+            std::uint64_t value = 0;
+            while (peek() >= '0' && peek() <= '9') {
+                const std::uint64_t digit = static_cast<std::uint64_t>(peek() - '0');
+                if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+                    fail(start, "shape dimension too large");
+                value = value * 10 + digit;
+                ++m_pos;
+            }
+            if (m_pos == start) fail(m_pos, "expected a non-negative integer in the shape");
+            if (peek() == 'L') ++m_pos;  // Python 2 longs
+            dims.push_back(value);
+            skipSpace();
+            if (peek() == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (peek() != ')') fail(m_pos, "expected ',' or ')' in the shape");
+        }
+        ++m_pos;
+        return dims;
+    }
+
+    const std::string& m_path;
+    std::string_view m_text;
+    std::uint64_t m_offset;
+    std::size_t m_pos = 0;
+};
+
+std::string shapeText(const std::vector<std::uint64_t>& shape)
+{
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+// Binary errors: line 1, column = 1-based byte offset.
+[[noreturn]] void failAt(const std::string& path, std::uint64_t offset, const std::string& message)
+{
+    throw DataError(path, 1, static_cast<std::int64_t>(offset + 1), message);
+}
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+}  // namespace
+
+bool hasNpyMagic(std::string_view firstBytes)
+{
+    return firstBytes.size() >= kMagicSize && std::memcmp(firstBytes.data(), kMagic, kMagicSize) == 0;
+}
+
+Dataset loadNpy(const std::string& path, const LoadOptions& options)
+{
+    Progress progress(options.progress);
+    progress.report(0.0);
+    const std::uint64_t size = fileSize(path);
+
+    const std::string start = readFilePrefix(path, 12);
+    if (start.size() < kMagicSize || !hasNpyMagic(start)) {
+        std::size_t at = 0;
+        while (at < start.size() && at < kMagicSize && start[at] == kMagic[at]) ++at;
+        failAt(path, at,
+               at == start.size() ? "truncated .npy file: the magic string is incomplete"
+                                  : "not a .npy file: bad magic (expected \\x93NUMPY)");
+    }
+    if (start.size() < 8) failAt(path, start.size(), "truncated .npy file: no format version");
+    const int major = static_cast<unsigned char>(start[6]);
+    if (major < 1 || major > 3)
+        failAt(path, 6, "unsupported .npy format version " + std::to_string(major) + " (1, 2 or 3 are read)");
+    const std::size_t lengthBytes = major == 1 ? 2 : 4;
+    if (start.size() < 8 + lengthBytes)
+        failAt(path, start.size(), "truncated .npy file: the header length is incomplete");
+    std::uint64_t headerLength = 0;
+    for (std::size_t i = 0; i < lengthBytes; ++i)
+        headerLength |= static_cast<std::uint64_t>(static_cast<unsigned char>(start[8 + i])) << (8 * i);
+    const std::uint64_t headerStart = 8 + lengthBytes;
+    if (headerLength > kMaxHeader) failAt(path, 8, "implausible .npy header length " + std::to_string(headerLength));
+    if (headerStart + headerLength > size) {
+        failAt(path, size,
+               "truncated .npy file: the header says it is " + std::to_string(headerLength) +
+                   " bytes, the file ends at byte " + std::to_string(size));
+    }
+    const std::string prefix = readFilePrefix(path, static_cast<std::size_t>(headerStart + headerLength));
+    if (prefix.size() != headerStart + headerLength)
+        failAt(path, prefix.size(), "truncated .npy file (changed while reading?)");
+    const std::string_view headerText = std::string_view(prefix).substr(headerStart);
+    for (std::size_t i = 0; i < headerText.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(headerText[i]);
+        if (c == 0 || (c >= 0x80 && major < 3)) failAt(path, headerStart + i, "invalid byte in the .npy header");
+    }
+    NpyHeader header = HeaderParser(path, headerText, headerStart).parse();
+    header.dataOffset = headerStart + headerLength;
+
+    std::size_t itemSize = 0;
+    if (header.descr == "<f4")
+        itemSize = 4;
+    else if (header.descr == "<f8")
+        itemSize = 8;
+    else {
+        const std::size_t at = prefix.find(header.descr, headerStart);
+        failAt(path, at == std::string::npos ? headerStart : at,
+               "unsupported dtype '" + header.descr +
+                   "': only little-endian float32 ('<f4') and float64 ('<f8') are read");
+    }
+    if (header.shape.empty() || header.shape.size() > 2) {
+        failAt(path, prefix.find("shape", headerStart),
+               "unsupported shape " + shapeText(header.shape) + ": a 1-D or 2-D array is expected");
+    }
+    const std::uint64_t rows = header.shape[0];
+    const std::uint64_t cols = header.shape.size() == 2 ? header.shape[1] : 1;
+    if (rows == 0 || cols == 0)
+        failAt(path, prefix.find("shape", headerStart), "empty array " + shapeText(header.shape));
+    // Overflow-safe: compare against the bytes actually present before allocating.
+    const std::uint64_t dataBytes = size - header.dataOffset;
+    const std::uint64_t maxElements = dataBytes / itemSize;
+    if (rows > maxElements / cols + 1 || rows * cols > maxElements) {
+        failAt(path, size,
+               "truncated .npy file: shape " + shapeText(header.shape) + " of " + header.descr +
+                   " needs more than the " + std::to_string(dataBytes) + " data bytes present");
+    }
+    const std::uint64_t count = rows * cols;
+    if (count * itemSize != dataBytes) {
+        failAt(path, header.dataOffset + count * itemSize,
+               std::to_string(dataBytes - count * itemSize) + " extra bytes after the data of shape " +
+                   shapeText(header.shape));
+    }
+    if (rows > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        failAt(path, size, "too many rows");
+
+    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+    if (!file || std::fseek(file.get(), static_cast<long>(header.dataOffset), SEEK_SET) != 0)
+        throw DataError(path, 0, 0, "cannot read the data of the .npy file");
+
+    Dataset out;
+    out.source = path;
+    out.layout = Layout::Matrix;
+    out.rows = static_cast<std::int64_t>(rows);
+    out.cols = static_cast<std::int64_t>(cols);
+    out.values.resize(static_cast<std::size_t>(count));
+
+    // Read in chunks straight into the output (float32, C order) or through a small
+    // buffer (float64 conversion, Fortran transposition), checking every value.
+    constexpr std::size_t chunk = 1u << 20;  // elements
+    std::vector<unsigned char> buffer(
+        itemSize == 4 && !header.fortran ? 0 : std::min<std::size_t>(chunk, count) * itemSize);
+    for (std::uint64_t done = 0; done < count;) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - done));
+        unsigned char* target =
+            buffer.empty() ? reinterpret_cast<unsigned char*>(out.values.data() + done) : buffer.data();
+        if (std::fread(target, itemSize, n, file.get()) != n)
+            failAt(path, header.dataOffset + done * itemSize, "truncated .npy file (changed while reading?)");
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t index = done + i;
+            double value;
+            if (itemSize == 4) {
+                float f;
+                std::memcpy(&f, target + i * 4, 4);
+                value = f;
+            } else {
+                std::memcpy(&value, target + i * 8, 8);
+            }
+            if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) {
+                const std::uint64_t r = header.fortran ? index % rows : index / cols;
+                const std::uint64_t c = header.fortran ? index / rows : index % cols;
+                failAt(path, header.dataOffset + index * itemSize,
+                       std::string(std::isfinite(value) ? "value out of float32 range" : "not a finite number") +
+                           " at row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1));
+            }
+            if (!buffer.empty()) {
+                const std::uint64_t to = header.fortran ? (index % rows) * cols + index / rows : index;
+                out.values[static_cast<std::size_t>(to)] = static_cast<float>(value);
+            }
+        }
+        done += n;
+        progress.update(static_cast<double>(done) / static_cast<double>(count));
+    }
+    out.notes.push_back("npy: " + std::to_string(rows) + " rows x " + std::to_string(cols) + " features, " +
+                        header.descr + (header.fortran ? ", Fortran order" : ", C order") +
+                        (itemSize == 8 ? ", converted to float32" : ""));
+    progress.report(1.0);
+    return out;
+}
+
+}  // namespace clusterdesk::data

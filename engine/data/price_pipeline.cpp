@@ -1,0 +1,168 @@
+#include "price_pipeline.h"
+
+#include "engine/core/error.h"
+#include "kernels/host/host_backend.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace clusterdesk::data {
+namespace {
+
+std::string percent(double fraction)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.0f%%", 100.0 * fraction);
+    return buffer;
+}
+
+// "a, b, c and 7 more"
+std::string nameList(const std::vector<std::string>& names, std::size_t shown = 10)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > shown) out += " and " + std::to_string(names.size() - shown) + " more";
+    return out;
+}
+
+}  // namespace
+
+void validateLoadOptions(const LoadOptions& options)
+{
+    if (options.returnWindow < 0)
+        throw UsageError("returnWindow must be >= 0 (0 = all returns), got " + std::to_string(options.returnWindow));
+    if (options.maxForwardFill < 0)
+        throw UsageError("maxForwardFill must be >= 0, got " + std::to_string(options.maxForwardFill));
+    if (!(options.minHistory >= 0.0 && options.minHistory <= 1.0))
+        throw UsageError("minHistory must be a fraction in [0, 1], got " + std::to_string(options.minHistory));
+    if (options.barSeconds <= 0) throw UsageError("barSeconds must be > 0, got " + std::to_string(options.barSeconds));
+}
+
+Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::string source, Layout layout,
+                        std::vector<std::string> notes)
+{
+    validateLoadOptions(options);
+    const std::size_t given = notes.size();  // the caller's notes (provenance) come first
+    const std::size_t periods = table.times.size();
+    const std::size_t assets = table.assets.size();
+    if (table.prices.size() != periods * assets) throw Error("price table shape mismatch (internal)");
+    if (periods == 0 || assets == 0) throw DataError(source, 0, 0, "no prices");
+    const auto at = [&](std::size_t t, std::size_t a) -> double& { return table.prices[t * assets + a]; };
+
+    // History before filling decides which assets stay: filled prices are not evidence.
+    // Only kept assets are then filled, so the notes count fills that reach the output.
+    std::vector<std::size_t> present(assets, 0);
+    for (std::size_t t = 0; t < periods; ++t)
+        for (std::size_t a = 0; a < assets; ++a) present[a] += !std::isnan(at(t, a));
+
+    std::vector<std::size_t> kept;
+    std::vector<std::string> dropped;
+    for (std::size_t a = 0; a < assets; ++a) {
+        const double fraction = static_cast<double>(present[a]) / static_cast<double>(periods);
+        if (fraction < options.minHistory || present[a] == 0)
+            dropped.push_back(table.assets[a] + " (" + percent(fraction) + ")");
+        else
+            kept.push_back(a);
+    }
+    if (!dropped.empty()) {
+        notes.push_back("dropped " + std::to_string(dropped.size()) + " of " + std::to_string(assets) +
+                        " assets with less than " + percent(options.minHistory) +
+                        " of prices present: " + nameList(dropped));
+    }
+    if (kept.empty()) {
+        throw DataError(
+            source, 0, 0,
+            "no asset has enough price history (minHistory " + percent(options.minHistory) + "): " + nameList(dropped));
+    }
+
+    std::int64_t filled = 0;
+    for (std::size_t a : kept) {
+        double last = std::numeric_limits<double>::quiet_NaN();
+        int run = 0;
+        for (std::size_t t = 0; t < periods; ++t) {
+            double& p = at(t, a);
+            if (!std::isnan(p)) {
+                last = p;
+                run = 0;
+            } else if (!std::isnan(last) && run < options.maxForwardFill) {
+                p = last;
+                ++run;
+                ++filled;
+            } else {
+                ++run;
+            }
+        }
+    }
+    if (filled > 0) {
+        notes.push_back("forward-filled " + std::to_string(filled) + " missing prices of kept assets (at most " +
+                        std::to_string(options.maxForwardFill) + " in a row)");
+    }
+
+    // Align: keep the periods where every kept asset has a price.
+    std::vector<std::size_t> dates;
+    for (std::size_t t = 0; t < periods; ++t) {
+        bool complete = true;
+        for (std::size_t a : kept) complete = complete && !std::isnan(at(t, a));
+        if (complete) dates.push_back(t);
+    }
+    if (dates.size() < periods) {
+        notes.push_back("dropped " + std::to_string(periods - dates.size()) + " of " + std::to_string(periods) +
+                        " periods where a kept asset still had no price (before its first price, or a gap longer "
+                        "than " +
+                        std::to_string(options.maxForwardFill) + ")");
+    }
+    if (dates.size() < 3) {
+        throw DataError(source, 0, 0,
+                        "too few periods with a price for every kept asset: " + std::to_string(dates.size()) +
+                            " (at least 3 are needed for 2 returns)");
+    }
+    const std::int64_t available = static_cast<std::int64_t>(dates.size()) - 1;
+    if (options.returnWindow > available) {
+        throw UsageError("returnWindow=" + std::to_string(options.returnWindow) + " exceeds the " +
+                         std::to_string(available) + " returns available in " + source);
+    }
+    const std::int64_t window = options.returnWindow > 0 ? options.returnWindow : available;
+    const std::size_t first = dates.size() - static_cast<std::size_t>(window);  // index in dates of first return's end
+
+    Dataset out;
+    out.rows = static_cast<std::int64_t>(kept.size());
+    out.cols = window;
+    out.values.resize(static_cast<std::size_t>(out.rows * out.cols));
+    out.rowNames.reserve(kept.size());
+    std::vector<std::string> flat;
+    for (std::size_t r = 0; r < kept.size(); ++r) {
+        const std::size_t a = kept[r];
+        out.rowNames.push_back(table.assets[a]);
+        float* row = out.values.data() + r * static_cast<std::size_t>(window);
+        for (std::size_t k = first; k < dates.size(); ++k)
+            row[k - first] = static_cast<float>(std::log(at(dates[k], a) / at(dates[k - 1], a)));
+    }
+    out.colNames.reserve(static_cast<std::size_t>(window));
+    for (std::size_t k = first; k < dates.size(); ++k) out.colNames.push_back(table.times[dates[k]]);
+
+    for (std::size_t r = 0; r < kept.size(); ++r) {
+        const float* row = out.row(static_cast<std::int64_t>(r));
+        bool constant = true;
+        for (std::int64_t j = 1; j < window && constant; ++j) constant = row[j] == row[0];
+        if (constant) flat.push_back(out.rowNames[r]);
+    }
+    clusterdesk::kernels::createHostBackend()->zscoreRows(out.values, out.cols);
+    if (!flat.empty()) {
+        notes.push_back(std::to_string(flat.size()) +
+                        " assets have constant returns over the window; their rows are all "
+                        "zero: " +
+                        nameList(flat));
+    }
+
+    notes.insert(notes.begin() + static_cast<std::ptrdiff_t>(given),
+                 toString(layout) + ": " + std::to_string(assets) + " assets x " + std::to_string(periods) +
+                     " periods -> " + std::to_string(out.rows) + " assets x " + std::to_string(window) +
+                     " log returns, each row z-scored");
+    out.source = std::move(source);
+    out.layout = layout;
+    out.notes = std::move(notes);
+    return out;
+}
+
+}  // namespace clusterdesk::data

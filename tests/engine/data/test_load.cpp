@@ -1,0 +1,135 @@
+#include "engine/data/load.h"
+
+#include "data_test_support.h"
+
+#include <QTest>
+
+using namespace clusterdesk;
+
+class TestLoad : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sniffing_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("layout");
+        QTest::newRow("plain matrix") << QByteArray("1,2\n3,4\n") << int(Layout::Matrix);
+        QTest::newRow("matrix with header") << QByteArray("x,y\n1,2\n") << int(Layout::Matrix);
+        QTest::newRow("matrix with ids") << QByteArray("id,x\na,1\n") << int(Layout::Matrix);
+        QTest::newRow("prices, date header") << QByteArray("Date,A,B\n2024-01-02,1,2\n") << int(Layout::Prices);
+        QTest::newRow("prices, time header tsv") << QByteArray("time\tA\n2024-01-02\t1\n") << int(Layout::Prices);
+        QTest::newRow("prices, ISO first column") << QByteArray("when,A,B\n2024-01-02,1,2\n") << int(Layout::Prices);
+        QTest::newRow("ticks") << QByteArray("symbol,price,timestamp\nA,1,0\n") << int(Layout::Ticks);
+        QTest::newRow("ticks, mixed case, extra")
+            << QByteArray("TimeStamp,Symbol,Price,Size,venue\n") << int(Layout::Ticks);
+        QTest::newRow("npy magic") << QByteArray("\x93NUMPY\x01\x00", 8) << int(Layout::Matrix);
+        QTest::newRow("blank lines first") << QByteArray("\n\ndate,A\n") << int(Layout::Prices);
+    }
+
+    void sniffing()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, layout);
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir, "f.dat", bytes.toStdString());
+        QCOMPARE(int(sniffLayout(path)), layout);
+    }
+
+    void sniffingBadFiles()
+    {
+        QTemporaryDir dir;
+        const std::string empty = test::writeFile(dir, "empty.csv", "");
+        CD_EXPECT_DATA_ERROR(sniffLayout(empty), empty, 1, 1, "empty file");
+        const std::string blank = test::writeFile(dir, "blank.csv", "\n\n  \n");
+        CD_EXPECT_DATA_ERROR(sniffLayout(blank), blank, 4, 1, "only blank lines");
+        const std::string binary = test::writeFile(dir, "bin.csv", std::string("ab\xff", 3));
+        CD_EXPECT_DATA_ERROR(sniffLayout(binary), binary, 1, 3, "invalid UTF-8");
+        CD_EXPECT_DATA_ERROR(sniffLayout("/no/such/file.csv"), "/no/such/file.csv", 0, 0, "cannot open");
+        const std::string folder = dir.path().toStdString();
+        CD_EXPECT_DATA_ERROR(sniffLayout(folder), folder, 0, 0, "is a directory");
+        CD_EXPECT_DATA_ERROR(loadDataset(folder), folder, 0, 0, "is a directory");
+    }
+
+    void sniffingCutsALongPrefixAtALineEnd()
+    {
+        // A file bigger than the sniff prefix with a multi-byte character straddling the cut.
+        QTemporaryDir dir;
+        std::string text = "x,y\n";
+        while (text.size() < (1u << 20) + 4096 - 1) text += "\xC3\xA9,1\n";
+        const std::string path = test::writeFile(dir, "big.csv", text);
+        QCOMPARE(toString(sniffLayout(path)), toString(Layout::Matrix));
+    }
+
+    void forcedLayoutOverridesSniffing()
+    {
+        QTemporaryDir dir;
+        // Sniffs as a matrix (no date header) but read as prices on request.
+        const std::string path = test::writeFile(dir, "p.csv", "A,B\n1,2\n1.1,2.2\n1.2,2.1\n1.3,2.0\n");
+        QCOMPARE(toString(sniffLayout(path)), toString(Layout::Matrix));
+        LoadOptions options;
+        options.layout = Layout::Prices;
+        CD_EXPECT_DATA_ERROR(loadDataset(path, options), path, 2, 1, "not a date");
+    }
+
+    void optionsAreValidated()
+    {
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir, "m.csv", "1,2\n");
+        LoadOptions options;
+        options.minHistory = 1.5;
+        QVERIFY_THROWS_EXCEPTION(UsageError, loadDataset(path, options));
+        options = {};
+        options.maxForwardFill = -1;
+        QVERIFY_THROWS_EXCEPTION(UsageError, loadDataset(path, options));
+    }
+
+    void progressAndCancel_data()
+    {
+        QTest::addColumn<int>("layout");
+        QTest::newRow("matrix") << int(Layout::Matrix);
+        QTest::newRow("prices") << int(Layout::Prices);
+        QTest::newRow("ticks") << int(Layout::Ticks);
+    }
+
+    void progressAndCancel()
+    {
+        QFETCH(int, layout);
+        QTemporaryDir dir;
+        std::string text;
+        if (layout == int(Layout::Matrix)) {
+            text = "a,b\n";
+            for (int i = 0; i < 50000; ++i) text += std::to_string(i) + "," + std::to_string(i % 13) + "\n";
+        } else if (layout == int(Layout::Prices)) {
+            text = "date,A,B\n";
+            for (int i = 0; i < 5000; ++i)
+                text += std::to_string(1700000000 + i * 86400) + "," + std::to_string(100 + i % 7) + "," +
+                        std::to_string(50 + i % 5) + "\n";
+        } else {
+            text = "timestamp,symbol,price\n";
+            for (int i = 0; i < 20000; ++i)
+                text += std::to_string(1700000000 + i * 30) + "," + (i % 2 ? "A" : "B") + "," +
+                        std::to_string(100 + i % 7) + "\n";
+        }
+        const std::string path = test::writeFile(dir, "p.csv", text);
+        std::vector<double> seen;
+        LoadOptions options;
+        options.layout = Layout(layout);
+        options.progress = [&](double f) {
+            seen.push_back(f);
+            return true;
+        };
+        loadDataset(path, options);
+        QVERIFY(seen.size() >= 3);
+        QCOMPARE(seen.front(), 0.0);
+        QCOMPARE(seen.back(), 1.0);
+        for (std::size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i] >= seen[i - 1]);
+
+        int calls = 0;
+        options.progress = [&](double) { return ++calls < 2; };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, loadDataset(path, options));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLoad)
+#include "test_load.moc"

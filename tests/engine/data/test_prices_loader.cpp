@@ -1,0 +1,205 @@
+#include "engine/data/load.h"
+
+#include "data_test_support.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterdesk;
+
+namespace {
+
+Dataset loadPrices(const std::string& path, LoadOptions options = {})
+{
+    options.layout = Layout::Prices;
+    return loadDataset(path, options);
+}
+
+// z-scored log returns of a price series, computed independently of the pipeline.
+std::vector<double> zscoredReturns(const std::vector<double>& prices)
+{
+    std::vector<double> r;
+    for (std::size_t i = 1; i < prices.size(); ++i) r.push_back(std::log(prices[i] / prices[i - 1]));
+    double mean = 0, var = 0;
+    for (double x : r) mean += x;
+    mean /= r.size();
+    for (double x : r) var += (x - mean) * (x - mean);
+    var /= r.size();
+    for (double& x : r) x = var > 0 ? (x - mean) / std::sqrt(var) : 0.0;
+    return r;
+}
+
+bool hasNote(const Dataset& d, const std::string& fragment)
+{
+    for (const auto& n : d.notes)
+        if (n.find(fragment) != std::string::npos) return true;
+    return false;
+}
+
+std::string allNotes(const Dataset& d)
+{
+    std::string s;
+    for (const auto& n : d.notes) s += n + "\n";
+    return s;
+}
+
+}  // namespace
+
+class TestPricesLoader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rowsAreZscoredLogReturns()
+    {
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir, "p.csv",
+                                                 "Date,AAA,BBB,CCC\n"
+                                                 "2024-01-02,100,50,10\n"
+                                                 "2024-01-03,101,49,10.5\n"
+                                                 "2024-01-04,103,51,10.2\n"
+                                                 "2024-01-05,102,52,10.9\n"
+                                                 "2024-01-08,104,50.5,11\n");
+        const Dataset d = loadDataset(path);  // sniffed from the Date header
+        QCOMPARE(toString(d.layout), toString(Layout::Prices));
+        QCOMPARE(d.rows, std::int64_t{3});
+        QCOMPARE(d.cols, std::int64_t{4});
+        QCOMPARE(d.rowNames, (std::vector<std::string>{"AAA", "BBB", "CCC"}));
+        QCOMPARE(d.colNames, (std::vector<std::string>{"2024-01-03", "2024-01-04", "2024-01-05", "2024-01-08"}));
+        const std::vector<std::vector<double>> prices{
+            {100, 101, 103, 102, 104}, {50, 49, 51, 52, 50.5}, {10, 10.5, 10.2, 10.9, 11}};
+        for (int a = 0; a < 3; ++a) {
+            const auto expected = zscoredReturns(prices[a]);
+            for (int j = 0; j < 4; ++j) QVERIFY(std::fabs(d.row(a)[j] - expected[j]) < 1e-5);
+        }
+        QVERIFY(d.truth.empty());
+    }
+
+    void forwardFillAndDrop()
+    {
+        QTemporaryDir dir;
+        // AAA misses two prices (filled, 75% present); BBB has 3 of 8 (dropped at minHistory 0.7).
+        const std::string path = test::writeFile(dir, "p.csv",
+                                                 "date,AAA,BBB,CCC\n"
+                                                 "2024-01-01,10,NA,20\n"
+                                                 "2024-01-02,11,,21\n"
+                                                 "2024-01-03,,null,22\n"
+                                                 "2024-01-04,NaN,5,21\n"
+                                                 "2024-01-05,12,6,23\n"
+                                                 "2024-01-06,13,7,22\n"
+                                                 "2024-01-07,12,N/A,24\n"
+                                                 "2024-01-08,14,#N/A,25\n");
+        LoadOptions options;
+        options.minHistory = 0.7;
+        const Dataset d = loadPrices(path, options);
+        QCOMPARE(d.rowNames, (std::vector<std::string>{"AAA", "CCC"}));
+        QCOMPARE(d.cols, std::int64_t{7});
+        QVERIFY2(hasNote(d, "forward-filled 2"), allNotes(d).c_str());
+        QVERIFY2(hasNote(d, "dropped 1 of 3 assets") && hasNote(d, "less than 70% of prices present: BBB (38%)"),
+                 allNotes(d).c_str());
+        const auto expected = zscoredReturns({10, 11, 11, 11, 12, 13, 12, 14});
+        for (int j = 0; j < 7; ++j) QVERIFY(std::fabs(d.row(0)[j] - expected[j]) < 1e-5);
+    }
+
+    void longGapsDropPeriods()
+    {
+        QTemporaryDir dir;
+        const std::string path =
+            test::writeFile(dir, "p.csv",
+                            "date,A,B\n"
+                            "2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,,2.2\n2024-01-04,,2.3\n"
+                            "2024-01-05,,2.2\n2024-01-06,1.3,2.4\n2024-01-07,1.2,2.5\n");
+        LoadOptions options;
+        options.maxForwardFill = 2;
+        options.minHistory = 0.5;
+        const Dataset d = loadPrices(path, options);
+        QCOMPARE(d.rows, std::int64_t{2});
+        QCOMPARE(d.cols, std::int64_t{5});  // 2024-01-05 dropped: A's third missing price is not filled
+        QVERIFY2(hasNote(d, "dropped 1 of 7 periods"), allNotes(d).c_str());
+        QCOMPARE(d.colNames.front(), std::string("2024-01-02"));
+        QCOMPARE(d.colNames[3], std::string("2024-01-06"));
+    }
+
+    void returnWindow()
+    {
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir, "p.csv",
+                                                 "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,1.2,2.2\n"
+                                                 "2024-01-04,1.1,2.3\n2024-01-05,1.3,2.2\n");
+        LoadOptions options;
+        options.returnWindow = 2;
+        const Dataset d = loadPrices(path, options);
+        QCOMPARE(d.cols, std::int64_t{2});
+        QCOMPARE(d.colNames, (std::vector<std::string>{"2024-01-04", "2024-01-05"}));
+        options.returnWindow = 5;
+        QVERIFY_THROWS_EXCEPTION(UsageError, loadPrices(path, options));
+        options.returnWindow = -1;
+        QVERIFY_THROWS_EXCEPTION(UsageError, loadPrices(path, options));
+    }
+
+    void constantAssetBecomesZeroRow()
+    {
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(
+            dir, "p.csv", "date,A,B\n2024-01-01,1,5\n2024-01-02,1.1,5\n2024-01-03,1.2,5\n2024-01-04,1,5\n");
+        const Dataset d = loadPrices(path);
+        for (int j = 0; j < d.cols; ++j) QCOMPARE(d.row(1)[j], 0.0f);
+        QVERIFY(hasNote(d, "constant returns"));
+    }
+
+    void dateFormats()
+    {
+        QTemporaryDir dir;
+        const std::string path =
+            test::writeFile(dir, "p.csv", "when;A;B\n2024-01-02 16:00;1;2\n2024-01-02T16:30:00;1,5;2\n");
+        // Semicolon-delimited with a decimal comma is not a number: the error says where.
+        CD_EXPECT_DATA_ERROR(loadPrices(path), path, 3, 21, "not a price: '1,5'");
+        const std::string ok = test::writeFile(dir, "ok.csv",
+                                               "when\tA\tB\n2024-01-02 16:00\t1\t2\n"
+                                               "2024-01-02T16:30:00Z\t1.5\t2.2\n2024-01-03\t1.4\t2.1\n");
+        QCOMPARE(toString(sniffLayout(ok)), toString(Layout::Prices));
+        QCOMPARE(loadDataset(ok).cols, std::int64_t{2});
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("fragment");
+        const QByteArray head = "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n";
+        QTest::newRow("empty") << QByteArray() << 1 << 1 << "empty file";
+        QTest::newRow("header only") << QByteArray("date,A,B\n") << 2 << 1 << "no price rows";
+        QTest::newRow("no header") << QByteArray("2024-01-01,1,2\n2024-01-02,1,2\n") << 1 << 1 << "needs a header";
+        QTest::newRow("no assets") << QByteArray("date\n2024-01-01\n") << 1 << 5 << "no asset columns";
+        QTest::newRow("duplicate asset") << QByteArray("date,A,B,A\n2024-01-01,1,2,3\n") << 1 << 10
+                                         << "duplicate asset 'A' (also column 2";
+        QTest::newRow("empty asset name") << QByteArray("date,A,,B\n") << 1 << 8 << "empty asset name";
+        QTest::newRow("zero price") << head + "2024-01-03,0,2\n" << 4 << 12 << "must be positive";
+        QTest::newRow("negative price") << head + "2024-01-03,1,-2\n" << 4 << 14 << "must be positive";
+        QTest::newRow("text price") << head + "2024-01-03,abc,2\n" << 4 << 12 << "not a price: 'abc'";
+        QTest::newRow("infinite price") << head + "2024-01-03,1,inf\n" << 4 << 14 << "not a finite price";
+        QTest::newRow("bad date") << head + "2024-02-30,1,2\n" << 4 << 1 << "not a date";
+        QTest::newRow("dates go back") << head + "2024-01-02,1,2\n" << 4 << 1 << "dates must increase";
+        QTest::newRow("ragged") << head + "2024-01-03,1\n" << 4 << 13 << "expected 3 fields";
+        QTest::newRow("too many fields") << head + "2024-01-03,1,2,3\n" << 4 << 16 << "expected 3 fields";
+        QTest::newRow("invalid utf-8") << head + "2024-01-03,1,\xC3\x28\n" << 4 << 14 << "invalid UTF-8";
+        QTest::newRow("all assets dropped") << QByteArray("date,A\n2024-01-01,\n2024-01-02,\n2024-01-03,1\n") << 0 << 0
+                                            << "no asset has enough price history";
+        QTest::newRow("too short") << QByteArray("date,A\n2024-01-01,1\n2024-01-02,2\n") << 0 << 0 << "too few periods";
+    }
+
+    void badInput()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(QString, fragment);
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir, "bad.csv", bytes.toStdString());
+        CD_EXPECT_DATA_ERROR(loadPrices(path), path, line, column, fragment.toStdString());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPricesLoader)
+#include "test_prices_loader.moc"
