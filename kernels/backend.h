@@ -54,11 +54,12 @@ public:
     // squared distance. Never materialises the rows x k matrix.
     virtual void assign(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                         Precision precision) = 0;
-    // The same labels and distances as assign(), faster once the centroids settle: each
-    // row keeps Hamerly bounds (distance to its centroid, to the second nearest), and
-    // with `motion` only the rows whose bounds allow a change are searched; the others
-    // just get their exact distance to their centroid. motion == nullptr is a full pass
-    // that (re)starts the bounds. Returns the number of rows fully searched.
+    // The same labels as assign(), faster once the centroids settle: each row keeps
+    // Hamerly bounds (distance to its centroid, to the second nearest), and with
+    // `motion` only rows whose bounds allow a change are searched. Stored distances are
+    // refreshed only for rows whose bounds had to be tightened or searched; the others
+    // keep an older value (use trackedSums for the inertia). motion == nullptr is a full
+    // pass that (re)starts the bounds. Returns the number of rows fully searched.
     virtual std::int64_t assignBounded(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                                        Precision precision, const CentroidMotion* motion) = 0;
     // Split tests: for each row, the nearer of the two children of its cluster
@@ -74,6 +75,14 @@ public:
     // Exact mode needs scales and fills the fixed-point fields.
     virtual void clusterSums(ResidentShard& shard, LabelSource source, int k, Mode mode,
                              const FixedPointScales* scales, PartialSums& out) = 0;
+    // Per-cluster counts, coordinate sums and squared norms |x|^2 of the rows under
+    // their current labels, kept on the shard between calls: only rows whose label
+    // changed since the previous call move their contribution, so a settled run costs
+    // a pass over labels, not over data. restart recomputes from scratch (first call,
+    // k changed, labels rewritten by anything but assignBounded). Exact mode's integer
+    // sums equal a recomputation bit for bit; fast mode's doubles drift by rounding.
+    virtual void trackedSums(ResidentShard& shard, int k, Mode mode, const FixedPointScales* scales, bool restart,
+                             PartialSums& out) = 0;
     // Power-iteration step for each cluster's principal axis: the sum over its rows of
     // ((x - mean) . axis) * (x - mean), into out.sums or out.fixedSums (k x cols).
     virtual void projectedSums(ResidentShard& shard, std::span<const float> means, std::span<const float> axes,

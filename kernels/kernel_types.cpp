@@ -21,6 +21,18 @@ void PartialSums::reset(int groupCount, int dimCount, Mode mode)
     }
 }
 
+void PartialSums::add(const PartialSums& other)
+{
+    auto addInto = [](auto& into, const auto& from) {
+        for (std::size_t i = 0; i < from.size() && i < into.size(); ++i) into[i] += from[i];
+    };
+    addInto(counts, other.counts);
+    addInto(sums, other.sums);
+    addInto(distSums, other.distSums);
+    addInto(fixedSums, other.fixedSums);
+    addInto(fixedDist, other.fixedDist);
+}
+
 std::string toString(Mode mode)
 {
     return mode == Mode::Fast ? "fast" : "exact";

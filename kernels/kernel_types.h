@@ -42,18 +42,21 @@ struct PartialSums {
     int dims = 0;
     std::vector<std::int64_t> counts;     // groups
     std::vector<double> sums;             // groups * dims (fast)
-    std::vector<double> distSums;         // groups: sum of squared distances (fast)
+    std::vector<double> distSums;         // groups: squared distances (clusterSums) or squared norms (trackedSums), fast
     std::vector<std::int64_t> fixedSums;  // groups * dims (exact)
-    std::vector<std::int64_t> fixedDist;  // groups (exact)
+    std::vector<std::int64_t> fixedDist;  // groups: as distSums, exact
 
     void reset(int groupCount, int dimCount, Mode mode);
+    // Adds other's fields into these (same shape and mode).
+    void add(const PartialSums& other);
 };
 
 // How the centroids moved since the previous bounded assignment (same k, same
 // order), for skipping rows whose nearest centroid provably did not change.
 struct CentroidMotion {
+    std::vector<float> shift;    // k: how far each centroid moved (rounded up)
     std::vector<float> halfGap;  // k: half the distance from each centroid to its nearest other
-    float maxShift = 0;          // the largest distance any centroid moved
+    float maxShift = 0;          // the largest of shift
 };
 
 std::string toString(Mode mode);

@@ -22,8 +22,11 @@
 // device each thread runs them as a register array.
 #if defined(__CUDACC__)
 #define CD_LANES
+#define CD_LANES_MIN(var)
 #else
 #define CD_LANES _Pragma("omp simd")
+#define CD_LANES_MIN(var) _Pragma(CD_STRINGIFY(omp simd reduction(min : var)))
+#define CD_STRINGIFY(x) #x
 #endif
 
 namespace clusterdesk::kernels::detail {
@@ -73,6 +76,29 @@ CD_HD inline float exactSquaredDistance(const float* x, const float* c, std::int
     return acc;
 }
 
+// Folds a block of candidate values (labels firstLabel ..) into a running minimum,
+// its label and the second minimum, exactly as a scalar scan with strict `<` would:
+// ties keep the lower label. Done as vector reductions, not a compare per candidate:
+// which candidate wins is unpredictable, and branches on it cost more than the search.
+CD_HD inline void foldTwoSmallest(const float* v, int count, int firstLabel, float& best, float& second, int& bestLabel)
+{
+    float blockMin = positiveInfinity();
+    CD_LANES_MIN(blockMin)
+    for (int b = 0; b < count; ++b) blockMin = v[b] < blockMin ? v[b] : blockMin;
+    int at = 0;
+    while (at < count && !(v[at] == blockMin)) ++at;
+    float blockSecond = positiveInfinity();
+    CD_LANES_MIN(blockSecond)
+    for (int b = 0; b < count; ++b) blockSecond = (b != at && v[b] < blockSecond) ? v[b] : blockSecond;
+    if (blockMin < best) {
+        second = best < blockSecond ? best : blockSecond;
+        best = blockMin;
+        bestLabel = firstLabel + at;
+    } else {
+        second = blockMin < second ? blockMin : second;
+    }
+}
+
 // Exact nearest centroid per row. Centroids come transposed (d x kPadded, kPadded a
 // multiple of Lanes, padding ignored) so that Lanes accumulators read contiguous
 // memory. One call handles Rows rows (call index i covers list entries i*Rows ..):
@@ -102,6 +128,7 @@ struct ExactNearestT {
         float second[Rows];
         int bestLabel[Rows];
         std::int64_t row[Rows];
+        const float* xr[Rows];
         for (int r = 0; r < Rows; ++r) {
             best[r] = positiveInfinity();
             second[r] = positiveInfinity();
@@ -109,6 +136,7 @@ struct ExactNearestT {
             // A short last call repeats its first row: harmless, never stored.
             const std::int64_t entry = first + (r < count ? r : 0);
             row[r] = rowIndex ? rowIndex[entry] : entry;
+            xr[r] = x + row[r] * d;
         }
         for (int c0 = 0; c0 < kPadded; c0 += Lanes) {
             float acc[Rows][Lanes];
@@ -116,26 +144,20 @@ struct ExactNearestT {
                 for (int b = 0; b < Lanes; ++b) acc[r][b] = 0.f;
             for (std::int64_t j = 0; j < d; ++j) {
                 const float* cj = centroidsT + j * kPadded + c0;
-                for (int r = 0; r < Rows; ++r) {
-                    const float xj = x[row[r] * d + j];
-                    CD_LANES
-                    for (int b = 0; b < Lanes; ++b) {
-                        const float t = xj - cj[b];
+                float xj[Rows];
+                for (int r = 0; r < Rows; ++r) xj[r] = xr[r][j];
+                CD_LANES
+                for (int b = 0; b < Lanes; ++b) {
+                    const float c = cj[b];  // loaded once for all rows of the call
+                    for (int r = 0; r < Rows; ++r) {
+                        const float t = xj[r] - c;
                         acc[r][b] = fmaf(t, t, acc[r][b]);
                     }
                 }
             }
             for (int r = 0; r < Rows; ++r) {
-                for (int b = 0; b < Lanes && c0 + b < k; ++b) {
-                    const float v = acc[r][b];
-                    if (v < best[r]) {
-                        second[r] = best[r];
-                        best[r] = v;
-                        bestLabel[r] = c0 + b;
-                    } else if (v < second[r]) {
-                        second[r] = v;
-                    }
-                }
+                const int valid = k - c0 < Lanes ? k - c0 : Lanes;
+                foldTwoSmallest(acc[r], valid, c0, best[r], second[r], bestLabel[r]);
             }
         }
         for (int r = 0; r < count; ++r) {
@@ -150,6 +172,78 @@ struct ExactNearestT {
 };
 
 using ExactNearest = ExactNearestT<>;
+
+// Fast mode without a GEMM library: the same expansion |x|^2 - 2 x.c + |c|^2 as
+// FastArgmin, with the dot products register-blocked like ExactNearestT and the
+// argmin fused, so no rows x k block is ever written. For few dimensions this beats
+// a BLAS call, whose packing and output traffic dominate when d is small.
+template <int Lanes = kExactBlock, int Rows = 1>
+struct FastNearestT {
+    const float* x;
+    std::int64_t d;
+    const float* centroidsT;      // d x kPadded
+    const float* centroidNorms;   // kPadded
+    const float* rowNorms;
+    int k;
+    int kPadded;
+    std::int64_t rows;
+    std::int32_t* labels;
+    float* dist;
+    const std::int64_t* rowIndex = nullptr;
+    float* upper = nullptr;
+    float* lower = nullptr;
+
+    CD_HD void operator()(std::int64_t call) const
+    {
+        const std::int64_t first = call * Rows;
+        const int count = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
+        float best[Rows];
+        float second[Rows];
+        int bestLabel[Rows];
+        std::int64_t row[Rows];
+        const float* xr[Rows];
+        for (int r = 0; r < Rows; ++r) {
+            best[r] = positiveInfinity();
+            second[r] = positiveInfinity();
+            bestLabel[r] = 0;
+            const std::int64_t entry = first + (r < count ? r : 0);
+            row[r] = rowIndex ? rowIndex[entry] : entry;
+            xr[r] = x + row[r] * d;
+        }
+        for (int c0 = 0; c0 < kPadded; c0 += Lanes) {
+            float acc[Rows][Lanes];
+            for (int r = 0; r < Rows; ++r)
+                for (int b = 0; b < Lanes; ++b) acc[r][b] = 0.f;
+            for (std::int64_t j = 0; j < d; ++j) {
+                const float* cj = centroidsT + j * kPadded + c0;
+                float xj[Rows];
+                for (int r = 0; r < Rows; ++r) xj[r] = xr[r][j];
+                CD_LANES
+                for (int b = 0; b < Lanes; ++b) {
+                    const float c = cj[b];  // loaded once for all rows of the call
+                    for (int r = 0; r < Rows; ++r) acc[r][b] = fmaf(xj[r], c, acc[r][b]);
+                }
+            }
+            for (int r = 0; r < Rows; ++r) {
+                const int valid = k - c0 < Lanes ? k - c0 : Lanes;
+                float v[Lanes];
+                CD_LANES
+                for (int b = 0; b < Lanes; ++b) v[b] = centroidNorms[c0 + b] - 2.f * acc[r][b];
+                foldTwoSmallest(v, valid, c0, best[r], second[r], bestLabel[r]);
+            }
+        }
+        for (int r = 0; r < count; ++r) {
+            const float norm = rowNorms[row[r]];
+            const float d2 = norm + best[r] > 0.f ? norm + best[r] : 0.f;
+            labels[row[r]] = bestLabel[r];
+            dist[row[r]] = d2;
+            if (upper) {
+                upper[row[r]] = sqrtf(d2);
+                lower[row[r]] = sqrtf(norm + second[r] > 0.f ? norm + second[r] : 0.f);
+            }
+        }
+    }
+};
 
 // Fast mode: the argmin fused onto a GEMM block. dots holds x.c for rows
 // [first, first + rowsInBlock) with row stride k; distance = |x|^2 - 2 x.c + |c|^2.
@@ -173,13 +267,10 @@ struct FastArgmin {
         int bestLabel = 0;
         for (int c = 0; c < k; ++c) {
             const float value = centroidNorms[c] - 2.f * row[c];
-            if (value < best) {
-                second = best;
-                best = value;
-                bestLabel = c;
-            } else if (value < second) {
-                second = value;
-            }
+            const bool better = value < best;
+            second = better ? best : (value < second ? value : second);
+            bestLabel = better ? c : bestLabel;
+            best = better ? value : best;
         }
         const float norm = rowNorms[first + r];
         const float d2 = norm + best > 0.f ? norm + best : 0.f;
@@ -200,36 +291,84 @@ CD_HD inline float boundsMargin(std::int64_t d)
     return 1e-5f + 8.f * static_cast<float>(d) * 5.9604645e-8f;
 }
 
-// Hamerly step for row i after the centroids moved: the upper bound is tightened to
-// the exact distance to the row's centroid (also stored, for the sums), the lower
-// bound loosened by the largest move; the row needs a full search unless
-// upper < max(lower, half the gap from its centroid to the nearest other).
+// Hamerly step after the centroids moved, for row i, without reading the row: the
+// upper bound grows by its centroid's move, the lower bound shrinks by the largest
+// move. If the row's centroid still provably wins (upper < max(lower, half the gap
+// from its centroid to the nearest other)) the row is settled; otherwise it is
+// flagged for TightenBound.
 struct BoundedCheck {
-    const float* x;
-    std::int64_t d;
-    const float* centroids;  // k x d, row-major
+    const float* shift;
     const float* halfGap;
     float maxShift;
     float margin;
     const std::int32_t* labels;
-    float* dist;
     float* upper;
     float* lower;
-    std::uint8_t* needsSearch;
+    std::uint8_t* flagged;
 
     CD_HD void operator()(std::int64_t i) const
     {
-        const std::int64_t a = labels[i];
-        const float d2 = exactSquaredDistance(x + i * d, centroids + a * d, d);
-        const float u = sqrtf(d2);
+        const std::int32_t a = labels[i];
         const float l = lower[i] - maxShift;
-        const float bound = l > halfGap[a] ? l : halfGap[a];
-        dist[i] = d2;
-        upper[i] = u;
+        const float u = upper[i] + shift[a];
         lower[i] = l;
-        needsSearch[i] = u * (1.f + margin) < bound * (1.f - margin) ? 0 : 1;
+        upper[i] = u;
+        flagged[i] = u * (1.f + margin) < (l > halfGap[a] ? l : halfGap[a]) * (1.f - margin) ? 0 : 1;
     }
 };
+
+// Flagged rows: the upper bound becomes the exact distance to the row's centroid (also
+// stored as its distance) and the test is repeated; rows that still fail stay flagged
+// for a full search. One call takes Rows listed rows, their fma chains interleaved
+// (one chain alone would wait on every fma's latency).
+template <int Rows = 1>
+struct TightenBoundT {
+    const float* x;
+    std::int64_t d;
+    const float* centroids;  // k x d, row-major
+    const float* halfGap;
+    float margin;
+    const std::int64_t* rowIndex;
+    std::int64_t count;
+    const std::int32_t* labels;
+    float* dist;
+    float* upper;
+    const float* lower;
+    std::uint8_t* flagged;
+
+    CD_HD void operator()(std::int64_t call) const
+    {
+        const std::int64_t first = call * Rows;
+        const int n = count - first < Rows ? static_cast<int>(count - first) : Rows;
+        std::int64_t row[Rows];
+        const float* xr[Rows];
+        const float* cr[Rows];
+        float acc[Rows];
+        for (int r = 0; r < Rows; ++r) {
+            row[r] = rowIndex[first + (r < n ? r : 0)];
+            xr[r] = x + row[r] * d;
+            cr[r] = centroids + static_cast<std::int64_t>(labels[row[r]]) * d;
+            acc[r] = 0.f;
+        }
+        for (std::int64_t j = 0; j < d; ++j) {
+            for (int r = 0; r < Rows; ++r) {
+                const float t = xr[r][j] - cr[r][j];
+                acc[r] = fmaf(t, t, acc[r]);
+            }
+        }
+        for (int r = 0; r < n; ++r) {
+            const std::int64_t i = row[r];
+            const float u = sqrtf(acc[r]);
+            const float l = lower[i];
+            const float gap = halfGap[labels[i]];
+            dist[i] = acc[r];
+            upper[i] = u;
+            flagged[i] = u * (1.f + margin) < (l > gap ? l : gap) * (1.f - margin) ? 0 : 1;
+        }
+    }
+};
+
+using TightenBound = TightenBoundT<>;
 
 // Split tests: nearer of the two children of the row's cluster (exact distance in
 // both modes; two distances per row cost little).
@@ -375,6 +514,45 @@ struct ClusterSumRow {
             add(target.distSums + g, static_cast<double>(dist[i]));
             double* out = target.sums + g * d;
             for (std::int64_t j = 0; j < d; ++j) add(out + j, static_cast<double>(xi[j]));
+        }
+    }
+};
+
+// Moves row i's contribution (count, x, |x|^2) from the cluster it is counted under
+// to its current label; with restart, counts it afresh. Add is the backend's adder.
+template <class Add>
+struct TrackedSumRow {
+    const float* x;
+    std::int64_t d;
+    const std::int32_t* labels;
+    std::int32_t* countedUnder;
+    bool restart;
+    SumTarget target;
+    Add add;
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        const std::int32_t now = labels[i];
+        if (!restart && countedUnder[i] == now) return;
+        const float* xi = x + i * d;
+        float norm = 0.f;
+        for (std::int64_t j = 0; j < d; ++j) norm = fmaf(xi[j], xi[j], norm);
+        if (!restart) contribute(countedUnder[i], xi, norm, -1);
+        contribute(now, xi, norm, 1);
+        countedUnder[i] = now;
+    }
+
+    CD_HD void contribute(std::int64_t g, const float* xi, float norm, int sign) const
+    {
+        add(target.counts + g, std::int64_t{sign});
+        if (target.exact) {
+            add(target.fixedDist + g, sign * toFixed(static_cast<double>(norm) * target.distScale));
+            std::int64_t* out = target.fixedSums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) add(out + j, sign * toFixed(static_cast<double>(xi[j]) * target.scale[j]));
+        } else {
+            add(target.distSums + g, sign * static_cast<double>(norm));
+            double* out = target.sums + g * d;
+            for (std::int64_t j = 0; j < d; ++j) add(out + j, sign * static_cast<double>(xi[j]));
         }
     }
 };

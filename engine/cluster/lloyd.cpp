@@ -52,14 +52,15 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         stats.assignMs = msSince(start);
 
         start = Clock::now();
-        m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, k, m_params.mode, &m_scales.sums, partial);
+        m_ctx.backend.trackedSums(m_ctx.shard, k, m_params.mode, &m_scales.sums, restartSums(it), partial);
         stats.updateMs = msSince(start);
 
         start = Clock::now();
-        const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, {cancelRequested(), searched});
+        GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums, {cancelRequested(), searched});
         stats.reduceMs = msSince(start);
 
         start = Clock::now();
+        sums.withinSS = withinFromNorms(sums, centroids, m_ctx.cols);
         centroidsFromSums(sums, m_ctx.cols, centroids);
         reseedEmpty(centroids, sums);
         stats.updateMs += msSince(start);
@@ -91,9 +92,18 @@ Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
 {
     assignRows(centroids, k);
     kernels::PartialSums partial;
-    m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, k, m_params.mode, &m_scales.sums, partial);
-    const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
+    m_ctx.backend.trackedSums(m_ctx.shard, k, m_params.mode, &m_scales.sums, false, partial);
+    GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
+    sums.withinSS = withinFromNorms(sums, centroids, m_ctx.cols);
     return {sums.counts, sums.withinSS, totalInertia(sums)};
+}
+
+bool Lloyd::restartSums(int iteration) const
+{
+    // Exact sums are integers: moving rows between clusters never drifts. Fast mode's
+    // doubles are recounted now and then so that rounding cannot accumulate.
+    constexpr int kFastRecount = 25;
+    return m_params.mode == kernels::Mode::Fast && iteration > 0 && iteration % kFastRecount == 0;
 }
 
 std::int64_t Lloyd::assignRows(const std::vector<float>& centroids, int k)
@@ -114,11 +124,15 @@ void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
     // far, then that row becomes a centre (as in k-means++), so several empty clusters
     // spread out instead of piling into one far blob. Ties go to the lowest global row,
     // so every topology picks the same rows.
+    if (std::find(sums.counts.begin(), sums.counts.end(), 0) == sums.counts.end()) return;
     const auto d = static_cast<std::size_t>(m_ctx.cols);
     std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
+    // Fresh labels and distances to the new centroids: bounded assignment leaves some
+    // distances stale, and the farthest rows must be judged on current ones.
+    m_ctx.backend.assign(m_ctx.shard, centroids, static_cast<int>(sums.counts.size()), m_params.mode, m_params.precision);
+    m_assignedWith.clear();  // labels rewritten behind the bounds' back
     for (std::size_t g = 0; g < sums.counts.size(); ++g) {
         if (sums.counts[g] != 0) continue;
-        m_assignedWith.clear();  // updateNearest below relabels rows behind the bounds' back
         m_ctx.backend.downloadDistances(m_ctx.shard, dist);
         std::size_t local = 0;
         for (std::size_t i = 1; i < dist.size(); ++i)

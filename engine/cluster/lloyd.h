@@ -43,6 +43,7 @@ private:
     void reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums);
     // Bounded assignment from the centroids of the previous call, when still valid.
     std::int64_t assignRows(const std::vector<float>& centroids, int k);
+    bool restartSums(int iteration) const;
 
     ShardContext& m_ctx;
     const KMeansParams& m_params;

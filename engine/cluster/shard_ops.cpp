@@ -143,19 +143,38 @@ kernels::CentroidMotion centroidMotion(const std::vector<float>& before, const s
         return std::sqrt(s);
     };
     kernels::CentroidMotion motion;
+    motion.shift.resize(k);
     motion.halfGap.assign(k, std::numeric_limits<float>::infinity());
-    double maxShift = 0;
+    // Shifts rounded up: a bound that moves too little could skip a row that must be searched.
+    const auto roundUp = [](double v) { return std::nextafter(static_cast<float>(v), std::numeric_limits<float>::infinity()); };
     for (std::size_t c = 0; c < k; ++c) {
-        maxShift = std::max(maxShift, distance(&before[c * d], &after[c * d]));
+        motion.shift[c] = roundUp(distance(&before[c * d], &after[c * d]));
+        motion.maxShift = std::max(motion.maxShift, motion.shift[c]);
         for (std::size_t o = c + 1; o < k; ++o) {
             const auto half = static_cast<float>(distance(&after[c * d], &after[o * d]) / 2);
             motion.halfGap[c] = std::min(motion.halfGap[c], half);
             motion.halfGap[o] = std::min(motion.halfGap[o], half);
         }
     }
-    // Rounded up: a bound that moves too little could skip a row that must be searched.
-    motion.maxShift = std::nextafter(static_cast<float>(maxShift), std::numeric_limits<float>::infinity());
     return motion;
+}
+
+std::vector<double> withinFromNorms(const GlobalSums& sums, const std::vector<float>& centroids, std::int64_t cols)
+{
+    const auto d = static_cast<std::size_t>(cols);
+    std::vector<double> within(sums.counts.size());
+    for (std::size_t g = 0; g < within.size(); ++g) {
+        double cross = 0;
+        double centreNorm = 0;
+        for (std::size_t j = 0; j < d; ++j) {
+            const double c = centroids[g * d + j];
+            cross += c * sums.sums[g * d + j];
+            centreNorm += c * c;
+        }
+        // sum |x - c|^2 = sum |x|^2 - 2 c . sum x + n |c|^2; rounding can dip below zero.
+        within[g] = std::max(0.0, sums.withinSS[g] - 2 * cross + static_cast<double>(sums.counts[g]) * centreNorm);
+    }
+    return within;
 }
 
 void centroidsFromSums(const GlobalSums& sums, std::int64_t cols, std::vector<float>& centroids)

@@ -24,7 +24,7 @@ ScaleSet computeScales(ShardContext& ctx);
 struct GlobalSums {
     std::vector<std::int64_t> counts;
     std::vector<double> sums;      // groups x cols
-    std::vector<double> withinSS;  // groups
+    std::vector<double> withinSS;  // groups: sum of squared distances (clusterSums) or of |x|^2 (trackedSums)
     bool cancel = false;           // some rank asked to stop
     std::int64_t rowsSearched = 0; // rows that needed a full nearest-centroid search
 };
@@ -47,6 +47,10 @@ std::vector<float> fetchRows(ShardContext& ctx, std::span<const std::int64_t> gl
 
 // Every row's label, in row order, on every rank.
 std::vector<std::int32_t> gatherLabels(ShardContext& ctx);
+
+// Sum of squared distances of each group's rows to `centroids`, from the sums of a
+// trackedSums reduction (withinSS holding sum |x|^2 there).
+std::vector<double> withinFromNorms(const GlobalSums& sums, const std::vector<float>& centroids, std::int64_t cols);
 
 // Mean of each group (sums / counts) as float centroids; groups with no rows keep
 // the value already in centroids.

@@ -285,10 +285,14 @@ struct CudaShard final : ResidentShard {
     DeviceBuffer<float> norms;              // squared row norms, on first need
     DeviceBuffer<__nv_bfloat16> dataBf16;   // on the first BF16 assign
     DeviceBuffer<std::int64_t> scratch;     // prefix sums / kept rows, rows entries
+    DeviceBuffer<std::int64_t> searchRows;  // assignBounded: rows left for a full search
     DeviceBuffer<float> upper;              // Hamerly bounds, from the first assignBounded
     DeviceBuffer<float> lower;
     DeviceBuffer<std::uint8_t> needsSearch;
+    DeviceBuffer<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
+    PartialSums tracked;                      // trackedSums: running per-cluster sums, on the host
     bool hasChild = false;
+    bool hasTracked = false;
     bool hasNorms = false;
     bool hasBf16 = false;
 
@@ -306,6 +310,8 @@ struct CudaShard final : ResidentShard {
         upper.release();
         lower.release();
         needsSearch.release();
+        countedUnder.release();
+        searchRows.release();
     }
 
     Index rows() const override { return rowCount; }
@@ -477,18 +483,30 @@ public:
             else assignFast(shard, centres, k, precision, true);
         } else if (n > 0) {
             requireSize(motion->halfGap.size(), static_cast<std::size_t>(k), "assignBounded: halfGap");
+            requireSize(motion->shift.size(), static_cast<std::size_t>(k), "assignBounded: shift");
             centroids.ensure(cells);
             toDevice(centroids.data(), centres.data(), cells);
             halfGap.ensure(static_cast<std::size_t>(k));
             toDevice(halfGap.data(), motion->halfGap.data(), static_cast<std::size_t>(k));
             shard.needsSearch.ensure(n);
-            forEachRow(shard.rowCount, detail::BoundedCheck{shard.data.data(), d, centroids.data(), halfGap.data(),
-                                                            motion->maxShift, detail::boundsMargin(d), shard.labels.data(),
-                                                            shard.dist.data(), shard.upper.data(), shard.lower.data(),
+            shift.ensure(static_cast<std::size_t>(k));
+            toDevice(shift.data(), motion->shift.data(), static_cast<std::size_t>(k));
+            const float margin = detail::boundsMargin(d);
+            forEachRow(shard.rowCount, detail::BoundedCheck{shift.data(), halfGap.data(), motion->maxShift, margin,
+                                                            shard.labels.data(), shard.upper.data(), shard.lower.data(),
                                                             shard.needsSearch.data()});
+            // Flagged rows into scratch, tightened, then the ones still flagged into searchRows.
             shard.scratch.ensure(n);
-            std::int64_t* first = shard.scratch.data();
-            std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount), first,
+            shard.searchRows.ensure(n);
+            std::int64_t* flaggedFirst = shard.scratch.data();
+            std::int64_t* flaggedEnd = thrust::copy_if(thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount),
+                                                       flaggedFirst, Flagged{shard.needsSearch.data()});
+            const Index flagged = flaggedEnd - flaggedFirst;
+            forEachRow(flagged, detail::TightenBound{shard.data.data(), d, centroids.data(), halfGap.data(), margin,
+                                                     flaggedFirst, flagged, shard.labels.data(), shard.dist.data(),
+                                                     shard.upper.data(), shard.lower.data(), shard.needsSearch.data()});
+            std::int64_t* first = shard.searchRows.data();
+            std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), flaggedFirst, flaggedEnd, first,
                                                 Flagged{shard.needsSearch.data()});
             searched = end - first;
             if (searched > 0) assignExact(shard, centres, k, first, searched, true);
@@ -549,6 +567,32 @@ public:
                                                     split ? shard.childDist.data() : shard.dist.data(),
                                                     detail::SumTarget{},
                                                     DeviceAdd{}});
+    }
+
+    // The per-call delta is accumulated on the device (same kernel as clusterSums) and
+    // added to the running sums kept on the host: k x d values, not rows.
+    void trackedSums(ResidentShard& s, int k, Mode mode, const FixedPointScales* fixedScales, bool restart,
+                     PartialSums& out) override
+    {
+        CudaShard& shard = own(s);
+        requireExactScales(mode, fixedScales, shard.colCount, "trackedSums");
+        const auto n = static_cast<std::size_t>(shard.rowCount);
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        restart = restart || shard.tracked.groups != k || !shard.hasTracked ||
+                  (mode == Mode::Exact) != !shard.tracked.fixedSums.empty();
+        if (restart) {
+            shard.countedUnder.ensure(n);
+            shard.tracked.reset(k, static_cast<int>(shard.colCount), mode);
+            shard.hasTracked = true;
+        }
+        PartialSums delta;
+        delta.reset(k, static_cast<int>(shard.colCount), mode);
+        detail::TrackedSumRow<DeviceAdd> row{shard.data.data(), shard.colCount, shard.labels.data(),
+                                             shard.countedUnder.data(), restart, {}, DeviceAdd{}};
+        accumulate(shard, mode, fixedScales, delta, row);
+        shard.tracked.add(delta);
+        out = shard.tracked;
     }
 
     void projectedSums(ResidentShard& s, std::span<const float> means, std::span<const float> axesIn, int k,
@@ -893,6 +937,7 @@ private:
     DeviceBuffer<float> centroidsT;
     DeviceBuffer<float> centroidNorms;
     DeviceBuffer<float> halfGap;
+    DeviceBuffer<float> shift;
     DeviceBuffer<float> dots;
     DeviceBuffer<Cell> sums;
     DeviceBuffer<double> scales;

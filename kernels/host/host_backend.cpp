@@ -30,6 +30,8 @@ using Index = std::int64_t;
 
 // Rows per GEMM block in fast mode: the dots block (rows x k floats) stays in L2.
 constexpr Index kGemmBlockRows = 512;
+// Up to this many dimensions fast mode uses the fused kernel rather than OpenBLAS.
+constexpr Index kFusedFastMaxDims = 64;
 
 struct HostShard final : ResidentShard {
     const float* data = nullptr;
@@ -44,6 +46,8 @@ struct HostShard final : ResidentShard {
     std::vector<float> upper;  // Hamerly bounds, from the first assignBounded
     std::vector<float> lower;
     std::vector<std::uint8_t> needsSearch;
+    std::vector<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
+    PartialSums tracked;                     // trackedSums: running per-cluster sums
 
     Index rows() const override { return rowCount; }
     Index cols() const override { return colCount; }
@@ -91,13 +95,7 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
 #pragma omp for schedule(static)
         for (Index i = 0; i < n; ++i) row(i);
     }
-    for (const PartialSums& part : privateSums) {
-        for (std::size_t g = 0; g < out.counts.size(); ++g) out.counts[g] += part.counts[g];
-        for (std::size_t c = 0; c < out.sums.size(); ++c) out.sums[c] += part.sums[c];
-        for (std::size_t g = 0; g < out.distSums.size(); ++g) out.distSums[g] += part.distSums[g];
-        for (std::size_t c = 0; c < out.fixedSums.size(); ++c) out.fixedSums[c] += part.fixedSums[c];
-        for (std::size_t g = 0; g < out.fixedDist.size(); ++g) out.fixedDist[g] += part.fixedDist[g];
-    }
+    for (const PartialSums& part : privateSums) out.add(part);
 }
 
 std::string cpuModelName()
@@ -176,9 +174,7 @@ public:
 
     void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
-        HostShard& shard = asHost(s);
-        if (mode == Mode::Exact) assignExact(shard, centroids, k, {});
-        else assignFast(shard, centroids, k, false);
+        searchRows(asHost(s), centroids, k, mode, {}, false);
     }
 
     Index assignBounded(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision,
@@ -189,23 +185,29 @@ public:
         if (!motion || shard.upper.size() != n) {
             shard.upper.resize(n);
             shard.lower.resize(n);
-            if (mode == Mode::Exact) assignExact(shard, centroids, k, {}, true);
-            else assignFast(shard, centroids, k, true);
+            searchRows(shard, centroids, k, mode, {}, true);
             return shard.rowCount;
         }
         shard.needsSearch.resize(n);
-        forEachRow(shard.rowCount, detail::BoundedCheck{shard.data, shard.colCount, centroids.data(), motion->halfGap.data(),
-                                                        motion->maxShift, detail::boundsMargin(shard.colCount),
-                                                        shard.labels.data(), shard.dist.data(), shard.upper.data(),
-                                                        shard.lower.data(), shard.needsSearch.data()});
-        std::vector<Index> search(n);
-        const std::uint8_t* flags = shard.needsSearch.data();
-        const auto end = thrust::copy_if(thrust::omp::par, thrust::counting_iterator<Index>(0),
-                                         thrust::counting_iterator<Index>(shard.rowCount), search.begin(),
-                                         [flags](Index i) { return flags[i] != 0; });
-        search.resize(static_cast<std::size_t>(end - search.begin()));
-        if (!search.empty()) assignExact(shard, centroids, k, search, true);
-        return static_cast<Index>(search.size());
+        const float margin = detail::boundsMargin(shard.colCount);
+        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(), motion->maxShift, margin,
+                                                        shard.labels.data(), shard.upper.data(), shard.lower.data(),
+                                                        shard.needsSearch.data()});
+        std::vector<Index> rows = flaggedRows(shard, nullptr);
+        if (2 * static_cast<Index>(rows.size()) > shard.rowCount) {
+            // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
+            searchRows(shard, centroids, k, mode, {}, true);
+            return shard.rowCount;
+        }
+        constexpr int kRows = 8;
+        forEachRow((static_cast<Index>(rows.size()) + kRows - 1) / kRows,
+                   detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(), motion->halfGap.data(), margin,
+                                                rows.data(), static_cast<Index>(rows.size()), shard.labels.data(),
+                                                shard.dist.data(), shard.upper.data(), shard.lower.data(),
+                                                shard.needsSearch.data()});
+        rows = flaggedRows(shard, &rows);
+        if (!rows.empty()) searchRows(shard, centroids, k, mode, rows, true);
+        return static_cast<Index>(rows.size());
     }
 
     void assignSplit(ResidentShard& s, std::span<const float> children, int, Mode) override
@@ -243,6 +245,28 @@ public:
                                                    target,
                                                    PlainAdd{}};
         });
+    }
+
+    void trackedSums(ResidentShard& s, int k, Mode mode, const FixedPointScales* scales, bool restart,
+                     PartialSums& out) override
+    {
+        HostShard& shard = asHost(s);
+        requireExactScales(mode, scales, shard.colCount, "trackedSums");
+        const auto n = static_cast<std::size_t>(shard.rowCount);
+        restart = restart || shard.tracked.groups != k || shard.countedUnder.size() != n ||
+                  (mode == Mode::Exact) != !shard.tracked.fixedSums.empty();
+        if (restart) {
+            shard.countedUnder.resize(n);
+            shard.tracked.reset(k, static_cast<int>(shard.colCount), mode);
+        }
+        PartialSums delta;
+        delta.reset(k, static_cast<int>(shard.colCount), mode);
+        accumulatePrivately(shard.rowCount, mode, scales, delta, [&](const detail::SumTarget& target) {
+            return detail::TrackedSumRow<PlainAdd>{shard.data, shard.colCount, shard.labels.data(),
+                                                   shard.countedUnder.data(), restart, target, PlainAdd{}};
+        });
+        shard.tracked.add(delta);
+        out = shard.tracked;
     }
 
     void projectedSums(ResidentShard& s, std::span<const float> means, std::span<const float> axes, int k, Mode mode,
@@ -317,43 +341,86 @@ public:
     }
 
 private:
-    // Exact search of every row, or of the listed rows; optionally refreshing bounds.
-    static void assignExact(HostShard& shard, std::span<const float> centroids, int k, std::span<const Index> rows,
-                            bool bounds = false)
+    // Nearest centroid for every row (rows empty) or the listed rows, optionally
+    // refreshing the Hamerly bounds. Exact mode: ExactNearestT. Fast mode: the fused
+    // FastNearestT for few dimensions; OpenBLAS blocks + FastArgmin for many, where a
+    // GEMM runs near peak (the crossover is measured by clusterdesk-worker --bench).
+    static void searchRows(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
+                           std::span<const Index> rows, bool bounds)
     {
-        // Lane blocks sized to k so padding wastes little; two rows per call give the
-        // core enough independent fma chains.
-        if (k <= 16) assignExactBlocked<16>(shard, centroids, k, rows, bounds);
-        else if (k <= 32) assignExactBlocked<32>(shard, centroids, k, rows, bounds);
-        else assignExactBlocked<64>(shard, centroids, k, rows, bounds);
+        if (mode == Mode::Fast && rows.empty() && shard.colCount > kFusedFastMaxDims) {
+            assignByGemm(shard, centroids, k, bounds);
+            return;
+        }
+        // Lane blocks sized to k so padding wastes little.
+        if (k <= 16) searchBlocked<16>(shard, centroids, k, mode, rows, bounds);
+        else if (k <= 32) searchBlocked<32>(shard, centroids, k, mode, rows, bounds);
+        else searchBlocked<64>(shard, centroids, k, mode, rows, bounds);
     }
 
     template <int Lanes>
-    static void assignExactBlocked(HostShard& shard, std::span<const float> centroids, int k, std::span<const Index> rows,
-                                   bool bounds)
+    static void searchBlocked(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
+                              std::span<const Index> rows, bool bounds)
     {
-        constexpr int kRows = 2;
+        constexpr int kRows = 2;  // two rows per call: enough independent fma chains
         const Index d = shard.colCount;
         const int kPadded = (k + Lanes - 1) / Lanes * Lanes;
         std::vector<float> transposed(static_cast<std::size_t>(kPadded * d), 0.f);
         for (int c = 0; c < k; ++c)
             for (Index j = 0; j < d; ++j) transposed[j * kPadded + c] = centroids[c * d + j];
         const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
-        forEachRow((count + kRows - 1) / kRows,
-                   detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
-                                                       shard.labels.data(), shard.dist.data(),
-                                                       rows.empty() ? nullptr : rows.data(),
-                                                       bounds ? shard.upper.data() : nullptr,
-                                                       bounds ? shard.lower.data() : nullptr});
+        const Index calls = (count + kRows - 1) / kRows;
+        const Index* rowIndex = rows.empty() ? nullptr : rows.data();
+        float* upper = bounds ? shard.upper.data() : nullptr;
+        float* lower = bounds ? shard.lower.data() : nullptr;
+        if (mode == Mode::Exact) {
+            forEachRow(calls, detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
+                                                                  shard.labels.data(), shard.dist.data(), rowIndex,
+                                                                  upper, lower});
+            return;
+        }
+        ensureNorms(shard);
+        std::vector<float> centroidNorms(static_cast<std::size_t>(kPadded), 0.f);
+        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), centroidNorms.data(),
+                                                             shard.norms.data(), k, kPadded, count, shard.labels.data(),
+                                                             shard.dist.data(), rowIndex, upper, lower});
     }
 
-    static void assignFast(HostShard& shard, std::span<const float> centroids, int k, bool bounds)
+    // Rows whose needsSearch flag is set, in increasing order: among all rows (among ==
+    // nullptr) or the listed ones. Each thread scans a contiguous chunk into its own
+    // list; thrust::copy_if's scan-based compaction costs ten times more here.
+    static std::vector<Index> flaggedRows(const HostShard& shard, const std::vector<Index>* among)
+    {
+        const std::uint8_t* flags = shard.needsSearch.data();
+        const Index n = among ? static_cast<Index>(among->size()) : shard.rowCount;
+        const int threads = omp_get_max_threads();
+        std::vector<std::vector<Index>> found(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+        {
+            std::vector<Index>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+            for (Index e = 0; e < n; ++e) {
+                const Index row = among ? (*among)[static_cast<std::size_t>(e)] : e;
+                if (flags[row]) mine.push_back(row);
+            }
+        }
+        std::vector<Index> out;
+        for (const auto& part : found) out.insert(out.end(), part.begin(), part.end());
+        return out;
+    }
+
+    static void ensureNorms(HostShard& shard)
+    {
+        if (shard.norms.size() == static_cast<std::size_t>(shard.rowCount)) return;
+        shard.norms.resize(static_cast<std::size_t>(shard.rowCount));
+        forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, shard.norms.data()});
+    }
+
+    static void assignByGemm(HostShard& shard, std::span<const float> centroids, int k, bool bounds)
     {
         const Index d = shard.colCount;
-        if (shard.norms.size() != static_cast<std::size_t>(shard.rowCount)) {
-            shard.norms.resize(static_cast<std::size_t>(shard.rowCount));
-            forEachRow(shard.rowCount, detail::RowNorm{shard.data, d, shard.norms.data()});
-        }
+        ensureNorms(shard);
         std::vector<float> centroidNorms(static_cast<std::size_t>(k));
         for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
         const Index blocks = (shard.rowCount + kGemmBlockRows - 1) / kGemmBlockRows;
