@@ -1,12 +1,22 @@
 # Every dependency comes from Debian's packages or the CUDA toolkit; see
-# scripts/install-deps.sh. The engine needs OpenMP, Thrust (CCCL), OpenSSL and
-# nlohmann-json; OpenBLAS is optional (a plain loop stands in) so that the
-# Qt-free build configures on machines with only a compiler, CMake and CUDA.
+# scripts/install-deps.sh. The kernels and clusterdesk-worker need only OpenMP and
+# Thrust (CCCL, shipped with CUDA); OpenBLAS is optional (a plain loop stands in).
+# The engine and CLI also need OpenSSL (dataset hashes) and nlohmann-json; where
+# those are missing (a GPU machine with only a compiler, CMake and CUDA) a Qt-free
+# build still configures and builds the kernels, the CUDA plug-in and the worker.
 
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
-find_package(nlohmann_json 3.10 REQUIRED)
+find_package(OpenSSL QUIET COMPONENTS Crypto)
+find_package(nlohmann_json 3.10 QUIET)
+set(CLUSTERDESK_ENGINE_ENABLED ON)
+if(NOT OpenSSL_FOUND OR NOT nlohmann_json_FOUND)
+  if(CLUSTERDESK_WITH_QT)
+    message(FATAL_ERROR "OpenSSL and nlohmann-json are needed (scripts/install-deps.sh installs them)")
+  endif()
+  set(CLUSTERDESK_ENGINE_ENABLED OFF)
+  message(WARNING "OpenSSL or nlohmann-json not found: building only the kernels and clusterdesk-worker")
+endif()
 
 find_package(OpenBLAS CONFIG QUIET)
 if(OpenBLAS_FOUND)

@@ -59,6 +59,9 @@ struct CentroidMotion {
     float maxShift = 0;          // the largest of shift
 };
 
+// The motion from `before` to `after` (both k x cols, row-major).
+CentroidMotion measureMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols);
+
 std::string toString(Mode mode);
 std::string toString(Precision precision);
 

@@ -36,6 +36,11 @@ struct KernelOutputs {
     std::vector<std::int64_t> oversampled;
     std::vector<std::vector<std::int32_t>> fastLabels;  // per precision
     std::vector<std::vector<float>> fastDist;
+    // Bounded assignment after the centroids moved, and a plain search at the same centroids.
+    std::vector<std::int32_t> boundedLabels, searchedLabels;
+    std::int64_t boundedSearched = 0;
+    std::int64_t labelsChanged = 0;
+    PartialSums trackedIncremental, trackedRecount;
 };
 
 const Precision kPrecisions[] = {Precision::FP32, Precision::TF32, Precision::BF16};
@@ -94,6 +99,25 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
     o.weightTotal = backend.weightTotal(*shard, scales.distance);
     o.prefixRow = backend.findByPrefix(*shard, scales.distance, o.weightTotal / 3);
     o.oversampled = backend.oversample(*shard, scales.distance, 50.0, o.weightTotal, 42, 3);
+
+    // Lloyd's pattern: bounded pass and tracked sums, the centroids move, again.
+    std::vector<float> moved = c.centroids;
+    // Centroid 0 moves most of the way to centroid 1: it takes rows from cluster 1 and
+    // loses its own, yet rows of the clusters far from both are settled by their bounds.
+    for (std::int64_t j = 0; j < c.cols; ++j) moved[static_cast<std::size_t>(j)] += 0.9f * (c.centroids[static_cast<std::size_t>(c.cols + j)] - c.centroids[static_cast<std::size_t>(j)]);
+    const kernels::CentroidMotion motion = kernels::measureMotion(c.centroids, moved, c.cols);
+    backend.assignBounded(*shard, c.centroids, c.k, Mode::Exact, Precision::FP32, nullptr);
+    backend.trackedSums(*shard, c.k, Mode::Exact, &scales, true, o.trackedIncremental);
+    o.boundedSearched = backend.assignBounded(*shard, moved, c.k, Mode::Exact, Precision::FP32, &motion);
+    o.boundedLabels.resize(n);
+    backend.downloadLabels(*shard, o.boundedLabels);
+    o.labelsChanged = 0;
+    for (std::size_t i = 0; i < n; ++i) o.labelsChanged += o.boundedLabels[i] != o.exactLabels[i];
+    backend.trackedSums(*shard, c.k, Mode::Exact, &scales, false, o.trackedIncremental);
+    backend.trackedSums(*shard, c.k, Mode::Exact, &scales, true, o.trackedRecount);
+    backend.assign(*shard, moved, c.k, Mode::Exact, Precision::FP32);
+    o.searchedLabels.resize(n);
+    backend.downloadLabels(*shard, o.searchedLabels);
 
     for (Precision p : kPrecisions) {
         backend.assign(*shard, c.centroids, c.k, Mode::Fast, p);
@@ -175,6 +199,15 @@ void compare(const KernelOutputs& ref, const KernelOutputs& got, Report& r, bool
     r.check("projectedSums.fast", ps <= 1e-9, "max relative diff " + number(ps) + " (<= 1e-9)");
     r.check("assignSplit", ref.splitSums.counts == got.splitSums.counts && ref.splitSums.fixedSums == got.splitSums.fixedSums,
             "child counts and fixed-point sums identical");
+    r.check("assignBounded", got.boundedLabels == got.searchedLabels && got.boundedLabels == ref.boundedLabels &&
+                                 got.labelsChanged > 0 && got.boundedSearched < static_cast<std::int64_t>(got.boundedLabels.size()),
+            "labels equal a full search and the reference; " + std::to_string(got.boundedSearched) + " of " +
+                std::to_string(got.boundedLabels.size()) + " rows searched, " + std::to_string(got.labelsChanged) + " changed cluster");
+    r.check("trackedSums", got.trackedIncremental.counts == got.trackedRecount.counts &&
+                               got.trackedIncremental.fixedSums == got.trackedRecount.fixedSums &&
+                               got.trackedIncremental.fixedDist == got.trackedRecount.fixedDist &&
+                               got.trackedRecount.fixedSums == ref.trackedRecount.fixedSums,
+            "incremental update equals a recount and the reference, bit for bit");
     r.check("weightTotal", ref.weightTotal == got.weightTotal, "integer total " + std::to_string(got.weightTotal));
     r.check("findByPrefix", ref.prefixRow == got.prefixRow, "row " + std::to_string(got.prefixRow));
     r.check("oversample", ref.oversampled == got.oversampled, std::to_string(got.oversampled.size()) + " rows kept, same set");

@@ -111,7 +111,7 @@ std::int64_t Lloyd::assignRows(const std::vector<float>& centroids, int k)
     // Bounds hold only while every row's label came from the last bounded assignment
     // with centroids of the same shape.
     std::optional<kernels::CentroidMotion> motion;
-    if (m_assignedWith.size() == centroids.size()) motion = centroidMotion(m_assignedWith, centroids, m_ctx.cols);
+    if (m_assignedWith.size() == centroids.size()) motion = kernels::measureMotion(m_assignedWith, centroids, m_ctx.cols);
     const std::int64_t searched = m_ctx.backend.assignBounded(m_ctx.shard, centroids, k, m_params.mode, m_params.precision,
                                                               motion ? &*motion : nullptr);
     m_assignedWith = centroids;

@@ -133,32 +133,6 @@ std::vector<std::int32_t> gatherLabels(ShardContext& ctx)
     return allgatherValues<std::int32_t>(ctx.comm, mine);
 }
 
-kernels::CentroidMotion centroidMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols)
-{
-    const auto d = static_cast<std::size_t>(cols);
-    const std::size_t k = after.size() / d;
-    auto distance = [d](const float* a, const float* b) {
-        double s = 0;
-        for (std::size_t j = 0; j < d; ++j) s += (static_cast<double>(a[j]) - b[j]) * (static_cast<double>(a[j]) - b[j]);
-        return std::sqrt(s);
-    };
-    kernels::CentroidMotion motion;
-    motion.shift.resize(k);
-    motion.halfGap.assign(k, std::numeric_limits<float>::infinity());
-    // Shifts rounded up: a bound that moves too little could skip a row that must be searched.
-    const auto roundUp = [](double v) { return std::nextafter(static_cast<float>(v), std::numeric_limits<float>::infinity()); };
-    for (std::size_t c = 0; c < k; ++c) {
-        motion.shift[c] = roundUp(distance(&before[c * d], &after[c * d]));
-        motion.maxShift = std::max(motion.maxShift, motion.shift[c]);
-        for (std::size_t o = c + 1; o < k; ++o) {
-            const auto half = static_cast<float>(distance(&after[c * d], &after[o * d]) / 2);
-            motion.halfGap[c] = std::min(motion.halfGap[c], half);
-            motion.halfGap[o] = std::min(motion.halfGap[o], half);
-        }
-    }
-    return motion;
-}
-
 std::vector<double> withinFromNorms(const GlobalSums& sums, const std::vector<float>& centroids, std::int64_t cols)
 {
     const auto d = static_cast<std::size_t>(cols);

@@ -39,8 +39,6 @@ struct ReduceExtras {
 GlobalSums reduceSums(ShardContext& ctx, const kernels::PartialSums& partial, kernels::Mode mode,
                       const kernels::FixedPointScales& scales, ReduceExtras extras = {});
 
-// What bounded assignment needs to know about a move from `before` to `after` (k x cols).
-kernels::CentroidMotion centroidMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols);
 
 // Rows of the whole dataset by global index, in the order asked, on every rank.
 std::vector<float> fetchRows(ShardContext& ctx, std::span<const std::int64_t> globalRows);
