@@ -99,6 +99,8 @@ Dataset loadMatrixCsv(const std::string& path, const LoadOptions& options)
             const CsvField& field = record[*truthColumn];
             const auto label = parseInt32(field.text);
             if (!label) reader.fail(field, "ground-truth label must be an integer: '" + excerpt(field.text) + "'");
+            // Metrics treat labels as cluster ids; a negative "unknown" marker would be scored as a cluster.
+            if (*label < 0) reader.fail(field, "ground-truth label must not be negative: '" + excerpt(field.text) + "'");
             out.truth.push_back(*label);
         }
         ++out.rows;

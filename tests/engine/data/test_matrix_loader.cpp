@@ -54,8 +54,8 @@ private slots:
                                               << QStringList{"x", "y"} << QList<int>{};
         QTest::newRow("label column") << QByteArray("x,Label,y\n1,0,2\n3,1,4\n") << 2 << 2 << QStringList{}
                                       << QStringList{"x", "y"} << QList<int>{0, 1};
-        QTest::newRow("truth column and ids") << QByteArray("name,x,TRUTH\na,1,5\nb,2,-3\n") << 2 << 1
-                                              << QStringList{"a", "b"} << QStringList{"x"} << QList<int>{5, -3};
+        QTest::newRow("truth column and ids") << QByteArray("name,x,TRUTH\na,1,5\nb,2,3\n") << 2 << 1
+                                              << QStringList{"a", "b"} << QStringList{"x"} << QList<int>{5, 3};
         QTest::newRow("single column") << QByteArray("v\n1\n2\n3\n") << 3 << 1 << QStringList{} << QStringList{"v"}
                                        << QList<int>{};
         QTest::newRow("no trailing newline")
@@ -129,6 +129,7 @@ private slots:
         QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"2\n") << 2 << 3 << "unterminated";
         QTest::newRow("label not integer") << QByteArray("x,label\n1,0\n2,a\n") << 3 << 3 << "must be an integer";
         QTest::newRow("label fractional") << QByteArray("x,label\n1,0.5\n") << 2 << 3 << "must be an integer";
+        QTest::newRow("label negative") << QByteArray("x,label\n1,0\n2,-1\n") << 3 << 3 << "must not be negative";
         QTest::newRow("two truth columns") << QByteArray("x,label,truth\n1,2,3\n") << 1 << 9 << "more than one";
         QTest::newRow("only an id column") << QByteArray("id\na\nb\n") << 2 << 1 << "not a number";
         QTest::newRow("names and labels, no features") << QByteArray("id,label\na,1\n") << 1 << 9 << "no feature";
