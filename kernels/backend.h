@@ -102,7 +102,6 @@ public:
     virtual void copyRows(ResidentShard& shard, std::span<const std::int64_t> localRows, std::span<float> out) = 0;
     virtual void downloadLabels(ResidentShard& shard, std::span<std::int32_t> out) = 0;
     virtual void downloadDistances(ResidentShard& shard, std::span<float> out) = 0;
-    virtual void downloadRows(ResidentShard& shard, std::span<float> out) = 0;
 };
 
 }  // namespace clusterdesk::kernels

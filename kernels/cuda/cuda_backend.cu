@@ -712,17 +712,6 @@ public:
         finish();
     }
 
-    void downloadRows(ResidentShard& s, std::span<float> out) override
-    {
-        CudaShard& shard = own(s);
-        const auto cells = static_cast<std::size_t>(shard.rowCount) * static_cast<std::size_t>(shard.colCount);
-        requireSize(out.size(), cells, "downloadRows: out");
-        std::lock_guard lock(mutex);
-        DeviceScope scope(device);
-        toHost(out.data(), shard.data.data(), cells);
-        finish();
-    }
-
 private:
     CudaShard& own(ResidentShard& s) const
     {

@@ -334,12 +334,6 @@ public:
         std::copy(shard.dist.begin(), shard.dist.end(), out.begin());
     }
 
-    void downloadRows(ResidentShard& s, std::span<float> out) override
-    {
-        HostShard& shard = asHost(s);
-        std::copy_n(shard.data, shard.rowCount * shard.colCount, out.data());
-    }
-
 private:
     // Nearest centroid for every row (rows empty) or the listed rows, optionally
     // refreshing the Hamerly bounds. Exact mode: ExactNearestT. Fast mode: the fused
