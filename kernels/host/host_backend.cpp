@@ -346,10 +346,40 @@ private:
             assignByGemm(shard, centroids, k, bounds);
             return;
         }
+        if (shard.colCount <= detail::kTileDims) {
+            searchTiled(shard, centroids, k, mode, rows, bounds);
+            return;
+        }
         // Lane blocks sized to k so padding wastes little.
         if (k <= 16) searchBlocked<16>(shard, centroids, k, mode, rows, bounds);
         else if (k <= 32) searchBlocked<32>(shard, centroids, k, mode, rows, bounds);
         else searchBlocked<64>(shard, centroids, k, mode, rows, bounds);
+    }
+
+    // Few dimensions: rows side by side in SIMD lanes (TileNearestT).
+    static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
+                            std::span<const Index> rows, bool bounds)
+    {
+        constexpr int kLanes = 16;
+        constexpr int kStep = 4;
+        const Index d = shard.colCount;
+        const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
+        const Index calls = (count + kLanes - 1) / kLanes;
+        const Index* rowIndex = rows.empty() ? nullptr : rows.data();
+        float* upper = bounds ? shard.upper.data() : nullptr;
+        float* lower = bounds ? shard.lower.data() : nullptr;
+        if (mode == Mode::Exact) {
+            forEachRow(calls, detail::TileNearestT<kLanes, kStep, true>{shard.data, d, centroids.data(), nullptr, nullptr, k,
+                                                                        count, shard.labels.data(), shard.dist.data(),
+                                                                        rowIndex, upper, lower});
+            return;
+        }
+        ensureNorms(shard);
+        std::vector<float> centroidNorms(static_cast<std::size_t>(k));
+        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        forEachRow(calls, detail::TileNearestT<kLanes, kStep, false>{shard.data, d, centroids.data(), centroidNorms.data(),
+                                                                     shard.norms.data(), k, count, shard.labels.data(),
+                                                                     shard.dist.data(), rowIndex, upper, lower});
     }
 
     template <int Lanes>
