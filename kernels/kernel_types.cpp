@@ -1,5 +1,7 @@
 #include "kernel_types.h"
 
+#include "row_functors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -37,6 +39,14 @@ void PartialSums::add(const PartialSums& other)
     addInto(fixedDist, other.fixedDist);
 }
 
+std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo)
+{
+    const auto count = static_cast<std::int64_t>(rows.size()) / cols;
+    std::vector<float> norms(std::max(padTo, static_cast<std::size_t>(count)), 0.f);
+    for (std::int64_t i = 0; i < count; ++i) detail::RowNorm{rows.data(), cols, norms.data()}(i);
+    return norms;
+}
+
 CentroidMotion measureMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols)
 {
     const auto d = static_cast<std::size_t>(cols);
@@ -55,7 +65,8 @@ CentroidMotion measureMotion(const std::vector<float>& before, const std::vector
         motion.shift[c] = roundUp(distance(&before[c * d], &after[c * d]));
         motion.maxShift = std::max(motion.maxShift, motion.shift[c]);
         for (std::size_t o = c + 1; o < k; ++o) {
-            const auto half = static_cast<float>(distance(&after[c * d], &after[o * d]) / 2);
+            // Rounded down: a half gap that is too wide could settle a row that must be searched.
+            const auto half = std::nextafter(static_cast<float>(distance(&after[c * d], &after[o * d]) / 2), 0.f);
             motion.halfGap[c] = std::min(motion.halfGap[c], half);
             motion.halfGap[o] = std::min(motion.halfGap[o], half);
         }

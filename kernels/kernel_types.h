@@ -59,6 +59,10 @@ struct CentroidMotion {
     float maxShift = 0;          // the largest of shift
 };
 
+// Squared L2 norm of each row of a host matrix (the RowNorm functor's arithmetic),
+// zero-padded to padTo entries when that is larger.
+std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo = 0);
+
 // The motion from `before` to `after` (both k x cols, row-major).
 CentroidMotion measureMotion(const std::vector<float>& before, const std::vector<float>& after, std::int64_t cols);
 

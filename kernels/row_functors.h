@@ -40,11 +40,41 @@ CD_HD inline float positiveInfinity()
     return __builtin_huge_valf();
 }
 
+// Hamerly bounds are rounded outward, so that no rounding can tighten them: an upper
+// bound never rounds down, a lower bound never up, however many updates pile up.
+CD_HD inline float roundedUp(float v)
+{
+    return nextafterf(v, positiveInfinity());
+}
+
+CD_HD inline float roundedDown(float v)
+{
+    return nextafterf(v, -positiveInfinity());
+}
+
+// Bounds from the squared distances to the nearest and second nearest centroid, each
+// known to within `slack` (0 for the exact functor; the expansion |x|^2 - 2x.c + |c|^2
+// of fast mode errs by up to a few d ulps of |x|^2 + |c|^2).
+CD_HD inline void storeBounds(float* upper, float* lower, std::int64_t i, float nearest, float second, float slack)
+{
+    upper[i] = roundedUp(sqrtf(nearest + slack));
+    const float low = second - slack;
+    lower[i] = roundedDown(sqrtf(low > 0.f ? low : 0.f));
+}
+
+CD_HD inline float expansionSlack(std::int64_t d, float rowNorm, float maxCentroidNorm)
+{
+    return static_cast<float>(d + 2) * 2.3841858e-7f * (rowNorm + maxCentroidNorm);  // (d + 2) * 2^-22
+}
+
 // Conversion to 64-bit fixed point, truncating toward zero: one instruction on both
 // devices (cvttsd2si / __double2ll_rz), and the same integer everywhere. The scales
 // are powers of two, so value is exact and only the truncation rounds.
 CD_HD inline std::int64_t toFixed(double value)
 {
+    // Out of range only on data the engine refuses; clamped so both devices agree anyway.
+    if (!(value < 9.2e18)) return value > 0 ? INT64_MAX : 0;
+    if (!(value > -9.2e18)) return INT64_MIN;
     return static_cast<std::int64_t>(value);
 }
 
@@ -163,10 +193,7 @@ struct ExactNearestT {
         for (int r = 0; r < count; ++r) {
             labels[row[r]] = bestLabel[r];
             dist[row[r]] = best[r];
-            if (upper) {
-                upper[row[r]] = sqrtf(best[r]);
-                lower[row[r]] = sqrtf(second[r]);
-            }
+            if (upper) storeBounds(upper, lower, row[r], best[r], second[r], 0.f);
         }
     }
 };
@@ -192,6 +219,7 @@ struct FastNearestT {
     const std::int64_t* rowIndex = nullptr;
     float* upper = nullptr;
     float* lower = nullptr;
+    float maxCentroidNorm = 0.f;  // with upper: the largest |c|^2, for the bounds' rounding allowance
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -237,10 +265,7 @@ struct FastNearestT {
             const float d2 = norm + best[r] > 0.f ? norm + best[r] : 0.f;
             labels[row[r]] = bestLabel[r];
             dist[row[r]] = d2;
-            if (upper) {
-                upper[row[r]] = sqrtf(d2);
-                lower[row[r]] = sqrtf(norm + second[r] > 0.f ? norm + second[r] : 0.f);
-            }
+            if (upper) storeBounds(upper, lower, row[r], d2, norm + second[r], expansionSlack(d, norm, maxCentroidNorm));
         }
     }
 };
@@ -267,6 +292,7 @@ struct TileNearestT {
     const std::int64_t* rowIndex = nullptr;
     float* upper = nullptr;
     float* lower = nullptr;
+    float maxCentroidNorm = 0.f;  // fast mode with upper: the largest |c|^2, for the bounds' rounding allowance
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -330,10 +356,7 @@ struct TileNearestT {
             }
             labels[row[r]] = label[r];
             dist[row[r]] = d2;
-            if (upper) {
-                upper[row[r]] = sqrtf(d2);
-                lower[row[r]] = sqrtf(d2second);
-            }
+            if (upper) storeBounds(upper, lower, row[r], d2, d2second, Exact ? 0.f : expansionSlack(d, rowNorms[row[r]], maxCentroidNorm));
         }
     }
 };
@@ -351,6 +374,8 @@ struct FastArgmin {
     float* dist;
     float* upper = nullptr;
     float* lower = nullptr;
+    std::int64_t d = 0;           // with upper: the dimensions and largest |c|^2, for the
+    float maxCentroidNorm = 0.f;  // bounds' allowance for the expansion's rounding
 
     CD_HD void operator()(std::int64_t r) const
     {
@@ -369,10 +394,7 @@ struct FastArgmin {
         const float d2 = norm + best > 0.f ? norm + best : 0.f;
         labels[first + r] = bestLabel;
         dist[first + r] = d2;
-        if (upper) {
-            upper[first + r] = sqrtf(d2);
-            lower[first + r] = sqrtf(norm + second > 0.f ? norm + second : 0.f);
-        }
+        if (upper) storeBounds(upper, lower, first + r, d2, norm + second, expansionSlack(d, norm, maxCentroidNorm));
     }
 };
 
@@ -402,8 +424,8 @@ struct BoundedCheck {
     CD_HD void operator()(std::int64_t i) const
     {
         const std::int32_t a = labels[i];
-        const float l = lower[i] - maxShift;
-        const float u = upper[i] + shift[a];
+        const float l = roundedDown(lower[i] - maxShift);
+        const float u = roundedUp(upper[i] + shift[a]);
         lower[i] = l;
         upper[i] = u;
         flagged[i] = u * (1.f + margin) < (l > halfGap[a] ? l : halfGap[a]) * (1.f - margin) ? 0 : 1;
@@ -451,7 +473,7 @@ struct TightenBoundT {
         }
         for (int r = 0; r < n; ++r) {
             const std::int64_t i = row[r];
-            const float u = sqrtf(acc[r]);
+            const float u = roundedUp(sqrtf(acc[r]));
             const float l = lower[i];
             const float gap = halfGap[labels[i]];
             dist[i] = acc[r];
@@ -484,24 +506,46 @@ struct SplitNearest {
     }
 };
 
-// k-means++ step: keep the nearer of the stored centre and the new one.
-struct UpdateNearest {
+// k-means++ step: keep the nearer of the stored centre and the new one. One call
+// takes Rows consecutive rows whose distance chains interleave (the host uses 8; one
+// chain alone would wait on every fma's latency); the arithmetic per row is
+// exactSquaredDistance's.
+template <int Rows = 1>
+struct UpdateNearestT {
     const float* x;
     std::int64_t d;
     const float* centre;
     int label;
+    std::int64_t rows;
     std::int32_t* labels;
     float* dist;
 
-    CD_HD void operator()(std::int64_t i) const
+    CD_HD void operator()(std::int64_t call) const
     {
-        const float d2 = exactSquaredDistance(x + i * d, centre, d);
-        if (d2 < dist[i]) {
-            dist[i] = d2;
-            labels[i] = label;
+        const std::int64_t first = call * Rows;
+        const int n = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
+        const float* xr[Rows];
+        float acc[Rows];
+        for (int r = 0; r < Rows; ++r) {
+            xr[r] = x + (first + (r < n ? r : 0)) * d;
+            acc[r] = 0.f;
+        }
+        for (std::int64_t j = 0; j < d; ++j) {
+            for (int r = 0; r < Rows; ++r) {
+                const float t = xr[r][j] - centre[j];
+                acc[r] = fmaf(t, t, acc[r]);
+            }
+        }
+        for (int r = 0; r < n; ++r) {
+            if (acc[r] < dist[first + r]) {
+                dist[first + r] = acc[r];
+                labels[first + r] = label;
+            }
         }
     }
 };
+
+using UpdateNearest = UpdateNearestT<>;
 
 // Squared L2 norm of row i, dimension order fixed.
 struct RowNorm {

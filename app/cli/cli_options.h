@@ -17,6 +17,8 @@ struct RunOptions {
     KMeansParams params;
     std::string initCentroidsPath;       // --init-centroids
     bool kGiven = false;                 // --k was given (checked against the centroid file)
+    bool kMaxGiven = false;              // --kmax was given (else capped at the row count)
+    bool k0Given = false;                // --k0 was given (else capped at kmax)
     std::string topology = "host";       // --topology
     int threads = 0;                     // --threads (0 = every core)
     std::string jsonPath;                // --json PATH or -

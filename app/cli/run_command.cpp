@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace clusterdesk::cli {
 namespace {
@@ -44,9 +45,8 @@ std::ofstream openOutput(const std::string& path)
     return out;
 }
 
-void writeLabels(const std::string& path, const std::vector<std::int32_t>& labels)
+void writeLabels(std::ofstream& out, const std::string& path, const std::vector<std::int32_t>& labels)
 {
-    std::ofstream out = openOutput(path);
     std::string text;
     text.reserve(labels.size() * 3);
     for (std::int32_t label : labels) {
@@ -57,9 +57,8 @@ void writeLabels(const std::string& path, const std::vector<std::int32_t>& label
     if (!out) throw UsageError("cannot write " + path);
 }
 
-void writeCentroids(const std::string& path, const ClusterResult& result)
+void writeCentroids(std::ofstream& out, const std::string& path, const ClusterResult& result)
 {
-    std::ofstream out = openOutput(path);
     char cell[32];
     for (int c = 0; c < result.k; ++c) {
         std::string line;
@@ -73,7 +72,8 @@ void writeCentroids(const std::string& path, const ClusterResult& result)
     if (!out) throw UsageError("cannot write " + path);
 }
 
-// --init-centroids: a matrix file with k rows; sets k unless --k disagrees.
+// --init-centroids: a matrix file with one centroid per row; sets k (k0 for AdaptGrow)
+// unless --k disagrees.
 void loadInitialCentroids(RunOptions& options, std::int64_t cols)
 {
     LoadOptions load;
@@ -85,15 +85,32 @@ void loadInitialCentroids(RunOptions& options, std::int64_t cols)
     if (options.kGiven && centroids.rows != options.params.k)
         throw DataError(options.initCentroidsPath, 0, 0, "the file holds " + std::to_string(centroids.rows) +
                                                              " centroids but --k is " + std::to_string(options.params.k));
-    options.params.k = static_cast<int>(centroids.rows);
+    int& k = options.params.algorithm == Algorithm::KMeans ? options.params.k : options.params.k0;
+    k = static_cast<int>(centroids.rows);
     options.params.initialCentroids = centroids.values;
 }
+
+// Output files are created before the run, so a bad path fails in a second, not
+// after an hour of clustering.
+struct Outputs {
+    std::optional<std::ofstream> json, labels, centroids;
+
+    explicit Outputs(const RunOptions& o)
+    {
+        if (!o.jsonPath.empty() && o.jsonPath != "-") json = openOutput(o.jsonPath);
+        if (!o.labelsPath.empty()) labels = openOutput(o.labelsPath);
+        if (!o.centroidsPath.empty()) centroids = openOutput(o.centroidsPath);
+    }
+};
 
 int execute(RunOptions& options)
 {
     const Topology topology = parseTopology(options.topology);
+    Outputs outputs(options);
     const Dataset data = options.demoSpec.empty() ? loadDataset(options.dataPath, options.load) : makeDemo(options.demoSpec);
     if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data.cols);
+    if (!options.kMaxGiven) options.params.kMax = static_cast<int>(std::min<std::int64_t>(options.params.kMax, data.rows));
+    if (!options.k0Given) options.params.k0 = std::min(options.params.k0, options.params.kMax);
 
     RunControl control;
     control.cancel = &g_cancel;
@@ -109,12 +126,12 @@ int execute(RunOptions& options)
     std::signal(SIGINT, SIG_DFL);
 
     const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB()};
-    if (!options.labelsPath.empty()) writeLabels(options.labelsPath, report.result.labels);
-    if (!options.centroidsPath.empty()) writeCentroids(options.centroidsPath, report.result);
+    if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
+    if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
     if (options.jsonPath == "-") {
         std::cout << runSummaryJson(summary) << '\n';
     } else {
-        if (!options.jsonPath.empty()) openOutput(options.jsonPath) << runSummaryJson(summary) << '\n';
+        if (outputs.json) *outputs.json << runSummaryJson(summary) << '\n';
         std::cout << runSummaryText(summary);
     }
     return report.result.cancelled ? kExitCancelled : kExitOk;

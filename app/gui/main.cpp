@@ -44,6 +44,22 @@ std::string runMainJob()
 
 int main(int argc, char** argv)
 {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::puts("Usage: clusterdesk [--help | --version]\n\n"
+                      "Clusters the embedded market demo (500 assets, 10 planted sectors) with AdaptGrow in\n"
+                      "exact mode and shows the summary: in a window when a display exists, else on stdout.\n"
+                      "For everything else use clusterdesk-cli (see clusterdesk-cli --help).");
+            return 0;
+        }
+        if (arg == "--version") {
+            std::puts("clusterdesk " CLUSTERDESK_VERSION " (commit " CLUSTERDESK_GIT_COMMIT ")");
+            return 0;
+        }
+        std::fprintf(stderr, "clusterdesk: unknown argument '%s' (see clusterdesk --help)\n", arg.c_str());
+        return 2;
+    }
     std::string summary;
     try {
         summary = runMainJob();

@@ -7,6 +7,7 @@
 #include "metrics.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -206,9 +207,11 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
         throw UsageError("AdaptGrow needs 1 <= k0 <= kmax (k0=" + std::to_string(params.k0) + ", kmax=" + std::to_string(params.kMax) + ")");
     ClusterResult result;
     result.cols = ctx.cols;
+    const auto initStart = std::chrono::steady_clock::now();
     const ScaleSet scales = computeScales(ctx);
     int k = params.k0;
-    std::vector<float> centroids = initialCentroids(ctx, params, k, scales);
+    std::vector<float> centroids = initialCentroids(ctx, params, k, scales, control);
+    result.initMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - initStart).count();
     Lloyd lloyd(ctx, params, scales, control, result);
     Grower grower(ctx, params, scales);
 

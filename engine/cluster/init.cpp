@@ -30,7 +30,7 @@ std::int64_t uniformIndex(std::uint64_t seed, std::uint64_t stream, std::int64_t
 // a uniformly drawn target: D^2 sampling that no sharding can change.
 std::int64_t sampleByWeight(ShardContext& ctx, const ScaleSet& scales, std::uint64_t seed, std::uint64_t stream)
 {
-    const std::int64_t local = ctx.shard.rows() > 0 ? ctx.backend.weightTotal(ctx.shard, scales.sums.distance) : 0;
+    const std::int64_t local = ctx.backend.weightTotal(ctx.shard, scales.sums.distance);
     const std::vector<std::int64_t> totals = allgatherValues<std::int64_t>(ctx.comm, std::span(&local, 1));
     const std::int64_t total = std::accumulate(totals.begin(), totals.end(), std::int64_t{0});
     if (total <= 0) return uniformIndex(seed, stream, ctx.totalRows);  // every row sits on a centre
@@ -47,16 +47,31 @@ std::int64_t sampleByWeight(ShardContext& ctx, const ScaleSet& scales, std::uint
     return static_cast<std::int64_t>(pick[0]);
 }
 
-std::vector<float> kmeansPlusPlus(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+// All ranks stop together: rank 0's flag travels in an all-reduce.
+void stopIfCancelled(ShardContext& ctx, const RunControl& control)
+{
+    std::vector<std::int64_t> flag{ctx.comm.rank() == 0 && control.cancel && control.cancel->load() ? 1 : 0};
+    ctx.comm.allreduceSum(flag);
+    if (flag[0] != 0) throw Cancelled("cancelled while choosing the initial centroids");
+}
+
+std::vector<float> kmeansPlusPlus(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales,
+                                  const RunControl& control)
 {
     const std::int64_t d = ctx.cols;
     std::vector<float> centroids(static_cast<std::size_t>(k * d));
     std::int64_t row = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
     for (int c = 0; c < k; ++c) {
-        if (c > 0) row = sampleByWeight(ctx, scales, params.seed, kPlusPlusStream + static_cast<std::uint64_t>(c));
+        if (c > 0) {
+            stopIfCancelled(ctx, control);
+            row = sampleByWeight(ctx, scales, params.seed, kPlusPlusStream + static_cast<std::uint64_t>(c));
+        }
         const std::vector<float> centre = fetchRows(ctx, std::span(&row, 1));
         std::copy(centre.begin(), centre.end(), centroids.begin() + c * d);
-        if (ctx.shard.rows() > 0) ctx.backend.updateNearest(ctx.shard, centre, c, params.mode);
+        // The first centre is a plain exact assignment, so no earlier distance (e.g. from
+        // k-means|| falling back here) survives; later ones keep the nearer centre.
+        if (c == 0) ctx.backend.assign(ctx.shard, centre, 1, kernels::Mode::Exact, kernels::Precision::FP32);
+        else ctx.backend.updateNearest(ctx.shard, centre, c, params.mode);
     }
     return centroids;
 }
@@ -125,24 +140,25 @@ std::vector<float> reclusterCandidates(const std::vector<float>& candidates, con
     return centroids;
 }
 
-std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales,
+                                  const RunControl& control)
 {
     const std::int64_t d = ctx.cols;
     std::int64_t first = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
     std::vector<float> candidates = fetchRows(ctx, std::span(&first, 1));
     const double factor = params.oversampling * k;
     for (int round = 1; round <= params.parallelRounds; ++round) {
+        stopIfCancelled(ctx, control);
         const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
-        if (ctx.shard.rows() > 0) ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
-        const std::int64_t local = ctx.shard.rows() > 0 ? ctx.backend.weightTotal(ctx.shard, scales.sums.distance) : 0;
+        ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
+        const std::int64_t local = ctx.backend.weightTotal(ctx.shard, scales.sums.distance);
         std::vector<std::int64_t> total{local};
         ctx.comm.allreduceSum(total);
         if (total[0] == 0) break;
         std::vector<std::int64_t> picked;
-        if (ctx.shard.rows() > 0)
-            for (std::int64_t r : ctx.backend.oversample(ctx.shard, scales.sums.distance, factor, total[0], params.seed,
-                                                         kParallelStream + static_cast<std::uint64_t>(round)))
-                picked.push_back(ctx.shard.firstGlobalRow() + r);
+        for (std::int64_t r : ctx.backend.oversample(ctx.shard, scales.sums.distance, factor, total[0], params.seed,
+                                                     kParallelStream + static_cast<std::uint64_t>(round)))
+            picked.push_back(ctx.shard.firstGlobalRow() + r);
         const std::vector<std::int64_t> all = allgatherValues<std::int64_t>(ctx.comm, picked);
         const std::vector<float> rows = fetchRows(ctx, all);
         candidates.insert(candidates.end(), rows.begin(), rows.end());
@@ -150,13 +166,12 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
     const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
     if (count <= k) {
         // Too few candidates to choose from (tiny or degenerate data): plain k-means++.
-        return kmeansPlusPlus(ctx, params, k, scales);
+        return kmeansPlusPlus(ctx, params, k, scales, control);
     }
     // Weight each candidate by the rows nearest to it.
-    if (ctx.shard.rows() > 0) ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
+    ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
     kernels::PartialSums partial;
-    if (ctx.shard.rows() > 0) ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, count, params.mode, &scales.sums, partial);
-    else partial.reset(count, static_cast<int>(d), params.mode);
+    ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, count, params.mode, &scales.sums, partial);
     std::vector<std::int64_t> weights = partial.counts;
     ctx.comm.allreduceSum(weights);
     return reclusterCandidates(candidates, weights, d, k, params.seed);
@@ -164,7 +179,8 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
 
 }  // namespace
 
-std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales)
+std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales,
+                                    const RunControl& control)
 {
     switch (params.init) {
     case InitMethod::Given:
@@ -172,8 +188,8 @@ std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& param
             throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) +
                              " values; expected k x cols = " + std::to_string(k) + " x " + std::to_string(ctx.cols));
         return params.initialCentroids;
-    case InitMethod::KMeansParallel: return kmeansParallel(ctx, params, k, scales);
-    case InitMethod::KMeansPlusPlus: return kmeansPlusPlus(ctx, params, k, scales);
+    case InitMethod::KMeansParallel: return kmeansParallel(ctx, params, k, scales, control);
+    case InitMethod::KMeansPlusPlus: return kmeansPlusPlus(ctx, params, k, scales, control);
     }
     throw UsageError("unknown initialisation method");
 }

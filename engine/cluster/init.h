@@ -12,7 +12,9 @@
 namespace clusterdesk {
 
 // k x cols centroids. Leaves each row's label and distance set to its nearest chosen
-// centre (for k-means++); callers assign again before using them.
-std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales);
+// centre (for k-means++); callers assign again before using them. Checks the cancel
+// flag between centres (all ranks agree) and throws Cancelled when it is set.
+std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales,
+                                    const RunControl& control);
 
 }  // namespace clusterdesk

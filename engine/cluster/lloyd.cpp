@@ -62,7 +62,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         start = Clock::now();
         sums.withinSS = withinFromNorms(sums, centroids, m_ctx.cols);
         centroidsFromSums(sums, m_ctx.cols, centroids);
-        reseedEmpty(centroids, sums);
+        const bool reseeded = reseedEmpty(centroids, sums);
         stats.updateMs += msSince(start);
 
         stats.inertia = totalInertia(sums);
@@ -79,7 +79,8 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         }
         const double inertia = m_result.history.back().inertia;
         const double change = std::fabs(previous - inertia);
-        if (change <= m_params.tolerance * std::max(inertia, 1e-300)) {
+        // A re-seeded centroid is a bare row, not yet a mean: never stop right after one.
+        if (!reseeded && change <= m_params.tolerance * std::max(inertia, 1e-300)) {
             outcome.converged = true;
             break;
         }
@@ -118,13 +119,13 @@ std::int64_t Lloyd::assignRows(const std::vector<float>& centroids, int k)
     return searched;
 }
 
-void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
+bool Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
 {
     // Farthest-first: each empty cluster takes the row farthest from every centroid so
     // far, then that row becomes a centre (as in k-means++), so several empty clusters
     // spread out instead of piling into one far blob. Ties go to the lowest global row,
     // so every topology picks the same rows.
-    if (std::find(sums.counts.begin(), sums.counts.end(), 0) == sums.counts.end()) return;
+    if (std::find(sums.counts.begin(), sums.counts.end(), 0) == sums.counts.end()) return false;
     const auto d = static_cast<std::size_t>(m_ctx.cols);
     std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
     // Fresh labels and distances to the new centroids: bounded assignment leaves some
@@ -137,7 +138,7 @@ void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
         std::size_t local = 0;
         for (std::size_t i = 1; i < dist.size(); ++i)
             if (dist[i] > dist[local]) local = i;
-        const std::vector<double> offer{dist.empty() ? -1.0 : static_cast<double>(dist[local]),
+        const std::vector<double> offer{static_cast<double>(dist[local]),
                                         static_cast<double>(m_ctx.shard.firstGlobalRow() + static_cast<std::int64_t>(local))};
         const std::vector<double> offers = allgatherValues<double>(m_ctx.comm, offer);
         std::size_t best = 0;
@@ -148,14 +149,17 @@ void Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
         std::copy(values.begin(), values.end(), centroids.begin() + static_cast<std::ptrdiff_t>(g * d));
         m_ctx.backend.updateNearest(m_ctx.shard, values, static_cast<int>(g), m_params.mode);
     }
+    return true;
 }
 
 ClusterResult runKMeans(ShardContext& ctx, const KMeansParams& params, const RunControl& control)
 {
     ClusterResult result;
     result.cols = ctx.cols;
+    const auto initStart = Clock::now();
     const ScaleSet scales = computeScales(ctx);
-    std::vector<float> centroids = initialCentroids(ctx, params, params.k, scales);
+    std::vector<float> centroids = initialCentroids(ctx, params, params.k, scales, control);
+    result.initMs = msSince(initStart);
     Lloyd lloyd(ctx, params, scales, control, result);
     const LloydOutcome outcome = lloyd.run(centroids, params.k, 0, {});
     const Assignment final = lloyd.assignAll(centroids, params.k);

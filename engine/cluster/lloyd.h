@@ -40,7 +40,8 @@ public:
     bool cancelRequested() const;
 
 private:
-    void reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums);
+    // Re-seeds empty clusters; true when it did.
+    bool reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums);
     // Bounded assignment from the centroids of the previous call, when still valid.
     std::int64_t assignRows(const std::vector<float>& centroids, int k);
     bool restartSums(int iteration) const;

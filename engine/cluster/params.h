@@ -57,6 +57,7 @@ struct ClusterResult {
     std::vector<std::int64_t> sizes;
     double inertia = 0;             // of the final centroids with their nearest-centroid labels
     int iterations = 0;
+    double initMs = 0;              // fixed-point scales and initial centroids
     bool converged = false;
     bool cancelled = false;
     std::vector<IterationStats> history;

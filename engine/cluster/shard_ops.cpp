@@ -24,7 +24,7 @@ ScaleSet computeScales(ShardContext& ctx)
 {
     const auto d = static_cast<std::size_t>(ctx.cols);
     std::vector<float> localMax(d, 0.f);
-    if (ctx.shard.rows() > 0) ctx.backend.columnMaxAbs(ctx.shard, localMax);
+    ctx.backend.columnMaxAbs(ctx.shard, localMax);
     std::vector<double> colMax(localMax.begin(), localMax.end());
     ctx.comm.allreduceMax(colMax);
 
@@ -41,7 +41,6 @@ ScaleSet computeScales(ShardContext& ctx)
         scales.projected.perDim[j] = powerOfTwoScale(std::sqrt(distanceBound) * 2.0 * colMax[j] * 1.01, ctx.totalRows);
     }
     scales.sums.distance = powerOfTwoScale(distanceBound, ctx.totalRows);
-    scales.projected.distance = scales.sums.distance;
     return scales;
 }
 

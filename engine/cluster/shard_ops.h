@@ -14,7 +14,7 @@ namespace clusterdesk {
 // so that a sum over all rows of any term fits in a signed 64-bit integer.
 struct ScaleSet {
     kernels::FixedPointScales sums;       // coordinates and squared distances
-    kernels::FixedPointScales projected;  // power-iteration terms ((x-m).v)(x-m_j)
+    kernels::FixedPointScales projected;  // power-iteration terms ((x-m).v)(x-m_j); perDim only
 };
 
 ScaleSet computeScales(ShardContext& ctx);

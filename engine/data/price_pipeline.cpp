@@ -95,7 +95,8 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
         }
     }
     if (filled > 0) {
-        notes.push_back("forward-filled " + std::to_string(filled) + " missing prices of kept assets (at most " +
+        notes.push_back("forward-filled " + std::to_string(filled) + " missing price" + (filled == 1 ? "" : "s") +
+                        " of kept assets (at most " +
                         std::to_string(options.maxForwardFill) + " in a row)");
     }
 
@@ -119,7 +120,7 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
     }
     const std::int64_t available = static_cast<std::int64_t>(dates.size()) - 1;
     if (options.returnWindow > available) {
-        throw UsageError("returnWindow=" + std::to_string(options.returnWindow) + " exceeds the " +
+        throw UsageError("a window of " + std::to_string(options.returnWindow) + " returns exceeds the " +
                          std::to_string(available) + " returns available in " + source);
     }
     const std::int64_t window = options.returnWindow > 0 ? options.returnWindow : available;
@@ -149,8 +150,8 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
     }
     clusterdesk::kernels::createHostBackend()->zscoreRows(out.values, out.cols);
     if (!flat.empty()) {
-        notes.push_back(std::to_string(flat.size()) +
-                        " assets have constant returns over the window; their rows are all "
+        notes.push_back(std::to_string(flat.size()) + (flat.size() == 1 ? " asset has" : " assets have") +
+                        " constant returns over the window; their rows are all "
                         "zero: " +
                         nameList(flat));
     }

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -30,15 +31,31 @@ void validate(const KMeansParams& params, const Dataset& data, const Topology& t
     if (!(params.tolerance >= 0)) throw UsageError("tolerance must be >= 0 (got " + std::to_string(params.tolerance) + ")");
     if (static_cast<std::int64_t>(topology.shards.size()) > data.rows)
         throw UsageError("more shards than rows (shards=" + std::to_string(topology.shards.size()) + ", rows=" + rows + ")");
-    if (params.init == InitMethod::Given && params.initialCentroids.size() != static_cast<std::size_t>(params.k * data.cols))
-        throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) + " values; expected k x cols = " +
-                         std::to_string(params.k) + " x " + std::to_string(data.cols));
+    const int startK = params.algorithm == Algorithm::KMeans ? params.k : params.k0;
+    if (params.init == InitMethod::Given && params.initialCentroids.size() != static_cast<std::size_t>(startK * data.cols))
+        throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) + " values; expected " +
+                         (params.algorithm == Algorithm::KMeans ? "k" : "k0") + " x cols = " + std::to_string(startK) +
+                         " x " + std::to_string(data.cols));
+    // Squared distances are float32: values whose squares overflow would turn every
+    // distance into inf and every answer into noise.
+    float maxAbs = 0;
+    for (float v : data.values) maxAbs = std::max(maxAbs, std::fabs(v));
+    if (4.0 * static_cast<double>(data.cols) * maxAbs * maxAbs > 1e37)
+        throw DataError(data.source, 0, 0, "values up to " + std::to_string(maxAbs) + " in " + std::to_string(data.cols) +
+                                               " columns overflow float32 squared distances; rescale the data");
+}
+
+void validate(int threads)
+{
+    if (threads < 0 || threads > kMaxThreads)
+        throw UsageError("threads must be between 1 and " + std::to_string(kMaxThreads) + " (got " + std::to_string(threads) + ")");
 }
 
 RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                         const RunControl& control)
 {
     validate(params, data, topology);
+    validate(threads);
     const auto start = std::chrono::steady_clock::now();
     const int shards = static_cast<int>(topology.shards.size());
     const int totalThreads = threads > 0 ? threads : omp_get_num_procs();
@@ -52,7 +69,7 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
 
     auto shardMain = [&](int rank) {
         try {
-            omp_set_num_threads(threadsPerShard);
+            omp_set_num_threads(threadsPerShard);  // per OS thread: rank 0's is the caller's, restored below
             std::unique_ptr<kernels::Backend> backend;
             try {
                 backend = kernels::createBackend(topology.shards[static_cast<std::size_t>(rank)]);
@@ -77,10 +94,19 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
         }
     };
 
+    const int callerThreads = omp_get_max_threads();
     std::vector<std::thread> workers;
-    for (int rank = 1; rank < shards; ++rank) workers.emplace_back(shardMain, rank);
+    try {
+        for (int rank = 1; rank < shards; ++rank) workers.emplace_back(shardMain, rank);
+    } catch (...) {
+        // The ranks already started wait in a collective: release them before giving up.
+        group.abort();
+        for (auto& worker : workers) worker.join();
+        throw DeviceError("cannot start " + std::to_string(shards) + " shard threads");
+    }
     shardMain(0);
     for (auto& worker : workers) worker.join();
+    omp_set_num_threads(callerThreads);
     if (failure) std::rethrow_exception(failure);
 
     report.backend = topology.shards.front().rfind("cuda", 0) == 0 ? "cuda" : "host";

@@ -52,14 +52,15 @@ std::string runSummaryJson(const RunSummaryInput& in)
     j["converged"] = r.converged;
     j["cancelled"] = r.cancelled;
     j["mode"] = kernels::toString(in.params.mode);
-    j["precision"] = kernels::toString(in.params.precision);
+    // What the GEMMs computed in: the host backend always uses FP32.
+    j["precision"] = in.report.backend == "host" ? "fp32" : kernels::toString(in.params.precision);
     j["backend"] = in.report.backend;
     j["topology"] = in.topology.spec;
     j["shards"] = in.topology.shards.size();
     j["devices"] = in.report.devices;
     j["seconds_total"] = in.report.secondsTotal;
     j["ms_per_iteration"] = msPerIteration(r);
-    j["phases_ms"] = {{"assign", phases.assign}, {"update", phases.update}, {"reduce", phases.reduce}};
+    j["phases_ms"] = {{"init", r.initMs}, {"assign", phases.assign}, {"update", phases.update}, {"reduce", phases.reduce}};
     j["sizes"] = r.sizes;
     j["dataset"] = {{"rows", in.data.rows},
                     {"cols", in.data.cols},
@@ -104,8 +105,9 @@ std::string runSummaryText(const RunSummaryInput& in)
                       adjustedRandIndex(in.data.truth, r.labels), normalizedMutualInformation(in.data.truth, r.labels));
         text += buffer;
     }
-    std::snprintf(buffer, sizeof buffer, "time      %.3f s total, %.2f ms/iteration (assign %.1f, update %.1f, reduce %.1f ms in all)\n",
-                  in.report.secondsTotal, msPerIteration(r), phases.assign, phases.update, phases.reduce);
+    std::snprintf(buffer, sizeof buffer,
+                  "time      %.3f s total, %.2f ms/iteration (init %.1f, assign %.1f, update %.1f, reduce %.1f ms in all)\n",
+                  in.report.secondsTotal, msPerIteration(r), r.initMs, phases.assign, phases.update, phases.reduce);
     text += buffer;
     return text;
 }

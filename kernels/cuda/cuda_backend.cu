@@ -292,6 +292,7 @@ struct CudaShard final : ResidentShard {
     DeviceBuffer<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
     PartialSums tracked;                      // trackedSums: running per-cluster sums, on the host
     bool hasChild = false;
+    bool hasBounds = false;  // upper/lower hold Hamerly bounds of the current labels
     bool hasTracked = false;
     bool hasNorms = false;
     bool hasBf16 = false;
@@ -462,6 +463,7 @@ public:
         DeviceScope scope(device);
         if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, false);
         else assignFast(shard, centres, k, precision, false);
+        shard.hasBounds = false;  // labels rewritten without bounds
         finish();
     }
 
@@ -478,9 +480,12 @@ public:
         shard.upper.ensure(n);
         shard.lower.ensure(n);
         Index searched = shard.rowCount;
-        if (!motion) {
+        // TF32/BF16 distances err too much for bounds to be trusted: every pass is full.
+        const bool reducedPrecision = mode == Mode::Fast && precision != Precision::FP32;
+        if (!motion || !shard.hasBounds || reducedPrecision) {
             if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, true);
             else assignFast(shard, centres, k, precision, true);
+            shard.hasBounds = true;
         } else if (n > 0) {
             requireSize(motion->halfGap.size(), static_cast<std::size_t>(k), "assignBounded: halfGap");
             requireSize(motion->shift.size(), static_cast<std::size_t>(k), "assignBounded: shift");
@@ -544,7 +549,8 @@ public:
         centroids.ensure(static_cast<std::size_t>(d));
         toDevice(centroids.data(), centre.data(), static_cast<std::size_t>(d));
         forEachRow(shard.rowCount, detail::UpdateNearest{shard.data.data(), d, centroids.data(), labelValue,
-                                                         shard.labels.data(), shard.dist.data()});
+                                                         shard.rowCount, shard.labels.data(), shard.dist.data()});
+        shard.hasBounds = false;  // labels rewritten without bounds
         finish();
     }
 
@@ -802,8 +808,8 @@ private:
         if (d > INT_MAX) throw std::invalid_argument("assign: too many columns for cuBLAS (cols=" + std::to_string(d) + ")");
         ensureNorms(shard);
         // Centroid norms on the host with the same functor, exactly as the host backend.
-        std::vector<float> hostNorms(static_cast<std::size_t>(k));
-        for (int c = 0; c < k; ++c) detail::RowNorm{centres.data(), d, hostNorms.data()}(c);
+        const std::vector<float> hostNorms = squaredNorms(centres.subspan(0, static_cast<std::size_t>(k) * d), d);
+        const float maxCentroidNorm = hostNorms.empty() ? 0.f : *std::max_element(hostNorms.begin(), hostNorms.end());
         centroidNorms.ensure(hostNorms.size());
         toDevice(centroidNorms.data(), hostNorms.data(), hostNorms.size());
         if (n == 0) return;
@@ -848,7 +854,7 @@ private:
             forEachRow(count, detail::FastArgmin{dots.data(), shard.norms.data(), centroidNorms.data(), k, first,
                                                  shard.labels.data(), shard.dist.data(),
                                                  bounds ? shard.upper.data() : nullptr,
-                                                 bounds ? shard.lower.data() : nullptr});
+                                                 bounds ? shard.lower.data() : nullptr, d, maxCentroidNorm});
         }
         if (k > 0 && precision != Precision::FP32) {
             forEachRow(n, RefineDistance{shard.data.data(), d, centroids.data(), shard.labels.data(), shard.dist.data()});

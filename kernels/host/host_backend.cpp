@@ -65,6 +65,11 @@ void forEachRow(Index n, const F& f)
     thrust::for_each(thrust::omp::par, thrust::counting_iterator<Index>(0), thrust::counting_iterator<Index>(n), f);
 }
 
+float maxOf(const std::vector<float>& values)
+{
+    return values.empty() ? 0.f : *std::max_element(values.begin(), values.end());
+}
+
 struct PlainAdd {
     void operator()(std::int64_t* p, std::int64_t v) const { *p += v; }
     void operator()(double* p, double v) const { *p += v; }
@@ -126,7 +131,9 @@ public:
 
     std::string deviceName() const override
     {
-        return cpuModelName() + " (" + std::to_string(omp_get_max_threads()) + " threads, " + host::blasName() + ")";
+        const int threads = omp_get_max_threads();
+        return cpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread, " : " threads, ") +
+               host::blasName() + ")";
     }
 
     std::unique_ptr<ResidentShard> upload(RowsView rows, Index firstGlobalRow) override
@@ -174,7 +181,9 @@ public:
 
     void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
-        searchRows(asHost(s), centroids, k, mode, {}, false);
+        HostShard& shard = asHost(s);
+        searchRows(shard, centroids, k, mode, {}, false);
+        shard.upper.clear();  // labels rewritten without bounds: the next bounded pass is a full one
     }
 
     Index assignBounded(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision,
@@ -182,7 +191,7 @@ public:
     {
         HostShard& shard = asHost(s);
         const auto n = static_cast<std::size_t>(shard.rowCount);
-        if (!motion || shard.upper.size() != n) {
+        if (!motion || shard.upper.size() != n) {  // no bounds yet, or labels rewritten since
             shard.upper.resize(n);
             shard.lower.resize(n);
             searchRows(shard, centroids, k, mode, {}, true);
@@ -223,8 +232,11 @@ public:
     void updateNearest(ResidentShard& s, std::span<const float> centre, int label, Mode) override
     {
         HostShard& shard = asHost(s);
-        forEachRow(shard.rowCount, detail::UpdateNearest{shard.data, shard.colCount, centre.data(), label,
-                                                         shard.labels.data(), shard.dist.data()});
+        constexpr int kRows = 8;
+        forEachRow((shard.rowCount + kRows - 1) / kRows,
+                   detail::UpdateNearestT<kRows>{shard.data, shard.colCount, centre.data(), label, shard.rowCount,
+                                                 shard.labels.data(), shard.dist.data()});
+        shard.upper.clear();  // labels rewritten without bounds
     }
 
     void clusterSums(ResidentShard& s, LabelSource source, int k, Mode mode, const FixedPointScales* scales,
@@ -375,11 +387,11 @@ private:
             return;
         }
         ensureNorms(shard);
-        std::vector<float> centroidNorms(static_cast<std::size_t>(k));
-        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        const std::vector<float> centroidNorms = squaredNorms(centroids, d);
         forEachRow(calls, detail::TileNearestT<kLanes, kStep, false>{shard.data, d, centroids.data(), centroidNorms.data(),
                                                                      shard.norms.data(), k, count, shard.labels.data(),
-                                                                     shard.dist.data(), rowIndex, upper, lower});
+                                                                     shard.dist.data(), rowIndex, upper, lower,
+                                                                     maxOf(centroidNorms)});
     }
 
     template <int Lanes>
@@ -404,11 +416,11 @@ private:
             return;
         }
         ensureNorms(shard);
-        std::vector<float> centroidNorms(static_cast<std::size_t>(kPadded), 0.f);
-        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        const std::vector<float> centroidNorms = squaredNorms(centroids, d, static_cast<std::size_t>(kPadded));
         forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), centroidNorms.data(),
                                                              shard.norms.data(), k, kPadded, count, shard.labels.data(),
-                                                             shard.dist.data(), rowIndex, upper, lower});
+                                                             shard.dist.data(), rowIndex, upper, lower,
+                                                             maxOf(centroidNorms)});
     }
 
     // Rows whose needsSearch flag is set, in increasing order: among all rows (among ==
@@ -445,8 +457,8 @@ private:
     {
         const Index d = shard.colCount;
         ensureNorms(shard);
-        std::vector<float> centroidNorms(static_cast<std::size_t>(k));
-        for (int c = 0; c < k; ++c) detail::RowNorm{centroids.data(), d, centroidNorms.data()}(c);
+        const std::vector<float> centroidNorms = squaredNorms(centroids, d);
+        const float maxCentroidNorm = maxOf(centroidNorms);
         const Index blocks = (shard.rowCount + kGemmBlockRows - 1) / kGemmBlockRows;
 #pragma omp parallel
         {
@@ -460,7 +472,8 @@ private:
                                                 centroidNorms.data(), k,
                                                 first,                shard.labels.data(),
                                                 shard.dist.data(),    bounds ? shard.upper.data() : nullptr,
-                                                bounds ? shard.lower.data() : nullptr};
+                                                bounds ? shard.lower.data() : nullptr, d,
+                                                maxCentroidNorm};
                 for (Index r = 0; r < count; ++r) argmin(r);
             }
         }

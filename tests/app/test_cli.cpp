@@ -67,6 +67,14 @@ private slots:
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
         QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+        QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
+        QTest::newRow("k with adaptgrow") << QStringList{"run", "--demo", "blobs", "--algo", "adaptgrow", "--k", "5"}
+                                          << "--k applies to --algo kmeans";
+        QTest::newRow("kmax with kmeans") << QStringList{"run", "--demo", "blobs", "--kmax", "5"} << "apply to --algo adaptgrow";
+        QTest::newRow("too many threads") << QStringList{"run", "--demo", "blobs", "--threads", "5000"}
+                                          << "threads must be between 1 and 1024";
+        QTest::newRow("unwritable output") << QStringList{"run", "--demo", "blobs", "--labels-out", "/nonexistent/dir/l.txt"}
+                                           << "cannot write /nonexistent/dir/l.txt";
     }
 
     void usageErrorsExit2()
@@ -76,6 +84,7 @@ private slots:
         const CliResult r = runCli(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
     // No GPU here (or in CI): asking for one is an engine/device error with the reason.
@@ -153,6 +162,8 @@ private slots:
                                             << none << ":3:" << "";
         QTest::newRow("non-UTF-8") << QByteArray("1,2\n3,\xff\xfe\n") << ".csv" << none << ":2:" << "UTF-8";
         QTest::newRow("gigantic line") << QByteArray(2 * 1024 * 1024, '1') << ".csv" << none << ":1" << "";
+        QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":"
+                                                           << "overflow float32 squared distances";
         QTest::newRow("npy bad magic") << QByteArray("NOTNUMPY....") << ".npy" << QStringList{"--layout", "matrix"} << ":1:" << "";
         QTest::newRow("npy truncated") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100, 4), }", floats(40)) << ".npy"
                                        << none << ":1:" << "";

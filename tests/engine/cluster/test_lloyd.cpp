@@ -195,6 +195,18 @@ private slots:
         QCOMPARE(report.result.labels.size(), std::size_t(data.rows));
     }
 
+    // Cancelled before the first centroid is chosen: the run stops in initialisation.
+    void cancelDuringInitialisation()
+    {
+        const Dataset data = makeDemo("blobs:n=5000,d=4,k=20,seed=2");
+        KMeansParams params;
+        params.k = 20;
+        std::atomic<bool> cancel{true};
+        RunControl control;
+        control.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, run(data, params, "shards:3", 3, control));
+    }
+
     void historyRecordsEveryIteration()
     {
         const Dataset data = makeDemo("blobs:n=5000,d=6,k=4,seed=8");
