@@ -78,9 +78,10 @@ public:
     // Per-cluster counts, coordinate sums and squared norms |x|^2 of the rows under
     // their current labels, kept on the shard between calls: only rows whose label
     // changed since the previous call move their contribution, so a settled run costs
-    // a pass over labels, not over data. restart recomputes from scratch (first call,
-    // k changed, labels rewritten by anything but assignBounded). Exact mode's integer
-    // sums equal a recomputation bit for bit; fast mode's doubles drift by rounding.
+    // a pass over labels, not over data, whatever rewrote the labels. restart recounts
+    // from scratch (the first call and a new k do so anyway). Exact mode's integer sums
+    // equal a recount bit for bit; fast mode's doubles drift by rounding, so callers
+    // recount now and then.
     virtual void trackedSums(ResidentShard& shard, int k, Mode mode, const FixedPointScales* scales, bool restart,
                              PartialSums& out) = 0;
     // Power-iteration step for each cluster's principal axis: the sum over its rows of

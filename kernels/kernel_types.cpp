@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace clusterdesk::kernels {
 
@@ -37,6 +38,12 @@ void PartialSums::add(const PartialSums& other)
     addInto(distSums, other.distSums);
     addInto(fixedSums, other.fixedSums);
     addInto(fixedDist, other.fixedDist);
+}
+
+void requireExactScales(Mode mode, const FixedPointScales* scales, std::int64_t dims, const char* what)
+{
+    if (mode == Mode::Exact && (scales == nullptr || static_cast<std::int64_t>(scales->perDim.size()) != dims))
+        throw std::invalid_argument(std::string(what) + ": exact mode needs one fixed-point scale per dimension");
 }
 
 std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo)

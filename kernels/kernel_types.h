@@ -59,6 +59,9 @@ struct CentroidMotion {
     float maxShift = 0;          // the largest of shift
 };
 
+// Throws std::invalid_argument naming `what` when exact mode lacks one scale per dimension.
+void requireExactScales(Mode mode, const FixedPointScales* scales, std::int64_t dims, const char* what);
+
 // Squared L2 norm of each row of a host matrix (the RowNorm functor's arithmetic),
 // zero-padded to padTo entries when that is larger.
 std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo = 0);

@@ -1,6 +1,5 @@
 #include "adaptgrow.h"
 
-#include "../core/error.h"
 #include "init.h"
 #include "kernels/row_functors.h"
 #include "lloyd.h"
@@ -203,8 +202,6 @@ void applySplits(std::vector<float>& centroids, int& k, const SplitTest& test, i
 
 ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control)
 {
-    if (params.k0 < 1 || params.kMax < params.k0)
-        throw UsageError("AdaptGrow needs 1 <= k0 <= kmax (k0=" + std::to_string(params.k0) + ", kmax=" + std::to_string(params.kMax) + ")");
     ClusterResult result;
     result.cols = ctx.cols;
     const auto initStart = std::chrono::steady_clock::now();

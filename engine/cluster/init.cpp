@@ -183,11 +183,7 @@ std::vector<float> initialCentroids(ShardContext& ctx, const KMeansParams& param
                                     const RunControl& control)
 {
     switch (params.init) {
-    case InitMethod::Given:
-        if (params.initialCentroids.size() != static_cast<std::size_t>(k * ctx.cols))
-            throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) +
-                             " values; expected k x cols = " + std::to_string(k) + " x " + std::to_string(ctx.cols));
-        return params.initialCentroids;
+    case InitMethod::Given: return params.initialCentroids;  // shape checked by validate()
     case InitMethod::KMeansParallel: return kmeansParallel(ctx, params, k, scales, control);
     case InitMethod::KMeansPlusPlus: return kmeansPlusPlus(ctx, params, k, scales, control);
     }

@@ -264,13 +264,6 @@ void requireSize(std::size_t have, std::size_t need, const char* what)
     }
 }
 
-void requireExactScales(Mode mode, const FixedPointScales* scales, Index d, const char* what)
-{
-    if (mode == Mode::Exact && (scales == nullptr || static_cast<Index>(scales->perDim.size()) != d)) {
-        throw std::invalid_argument(std::string(what) + ": exact mode needs one fixed-point scale per dimension");
-    }
-}
-
 struct CudaShard final : ResidentShard {
     const void* owner = nullptr;  // the backend that uploaded it
     int device = 0;

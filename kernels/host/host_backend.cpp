@@ -116,13 +116,6 @@ std::string cpuModelName()
     return "CPU";
 }
 
-void requireExactScales(Mode mode, const FixedPointScales* scales, Index d, const char* what)
-{
-    if (mode == Mode::Exact && (scales == nullptr || static_cast<Index>(scales->perDim.size()) != d)) {
-        throw std::invalid_argument(std::string(what) + ": exact mode needs one fixed-point scale per dimension");
-    }
-}
-
 class HostBackend final : public Backend {
 public:
     HostBackend() { host::useSingleThreadedBlas(); }
