@@ -129,15 +129,17 @@ CD_HD inline void foldTwoSmallest(const float* v, int count, int firstLabel, flo
     }
 }
 
-// Exact nearest centroid per row. Centroids come transposed (d x kPadded, kPadded a
-// multiple of Lanes, padding ignored) so that Lanes accumulators read contiguous
-// memory. One call handles Rows rows (call index i covers list entries i*Rows ..):
-// Rows x Lanes independent fma chains hide the fma latency on the host; the device
-// uses Rows = 1. Neither changes a bit of the result.
+// Nearest centroid per row, register-blocked. Centroids come transposed (d x kPadded,
+// kPadded a multiple of Lanes, padding ignored) so that Lanes accumulators read
+// contiguous memory. One call handles Rows rows (call index i covers list entries
+// i*Rows ..): Rows x Lanes independent fma chains hide the fma latency on the host;
+// the device uses Rows = 1. Neither changes a bit of the result.
+// Exact: exactSquaredDistance's arithmetic per (row, centroid). Fast: the expansion
+// |x|^2 - 2 x.c + |c|^2 with the dot products fused, no rows x k block written.
 // Optional: rowIndex (search only the listed rows, else rows 0..rows-1), and upper /
 // lower (Hamerly bounds: distance to the nearest and to the second nearest centroid).
-template <int Lanes = kExactBlock, int Rows = 1>
-struct ExactNearestT {
+template <int Lanes = kExactBlock, int Rows = 1, bool Exact = true>
+struct BlockedNearestT {
     const float* x;
     std::int64_t d;
     const float* centroidsT;
@@ -149,6 +151,9 @@ struct ExactNearestT {
     const std::int64_t* rowIndex = nullptr;
     float* upper = nullptr;
     float* lower = nullptr;
+    const float* centroidNorms = nullptr;  // fast: kPadded
+    const float* rowNorms = nullptr;       // fast
+    float maxCentroidNorm = 0.f;           // fast with upper: for the bounds' rounding allowance
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -180,95 +185,46 @@ struct ExactNearestT {
                 for (int b = 0; b < Lanes; ++b) {
                     const float c = cj[b];  // loaded once for all rows of the call
                     for (int r = 0; r < Rows; ++r) {
-                        const float t = xj[r] - c;
-                        acc[r][b] = fmaf(t, t, acc[r][b]);
+                        if constexpr (Exact) {
+                            const float t = xj[r] - c;
+                            acc[r][b] = fmaf(t, t, acc[r][b]);
+                        } else {
+                            acc[r][b] = fmaf(xj[r], c, acc[r][b]);
+                        }
                     }
                 }
             }
             for (int r = 0; r < Rows; ++r) {
                 const int valid = k - c0 < Lanes ? k - c0 : Lanes;
+                if constexpr (!Exact) {
+                    CD_LANES
+                    for (int b = 0; b < Lanes; ++b) acc[r][b] = centroidNorms[c0 + b] - 2.f * acc[r][b];
+                }
                 foldTwoSmallest(acc[r], valid, c0, best[r], second[r], bestLabel[r]);
             }
         }
         for (int r = 0; r < count; ++r) {
+            float nearest = best[r];
+            float next = second[r];
+            float slack = 0.f;
+            if constexpr (!Exact) {
+                const float norm = rowNorms[row[r]];
+                nearest = norm + nearest > 0.f ? norm + nearest : 0.f;
+                next = norm + next;
+                slack = expansionSlack(d, norm, maxCentroidNorm);
+            }
             labels[row[r]] = bestLabel[r];
-            dist[row[r]] = best[r];
-            if (upper) storeBounds(upper, lower, row[r], best[r], second[r], 0.f);
+            dist[row[r]] = nearest;
+            if (upper) storeBounds(upper, lower, row[r], nearest, next, slack);
         }
     }
 };
 
-using ExactNearest = ExactNearestT<>;
-
-// Fast mode without a GEMM library: the same expansion |x|^2 - 2 x.c + |c|^2 as
-// FastArgmin, with the dot products register-blocked like ExactNearestT and the
-// argmin fused, so no rows x k block is ever written. For few dimensions this beats
-// a BLAS call, whose packing and output traffic dominate when d is small.
 template <int Lanes = kExactBlock, int Rows = 1>
-struct FastNearestT {
-    const float* x;
-    std::int64_t d;
-    const float* centroidsT;      // d x kPadded
-    const float* centroidNorms;   // kPadded
-    const float* rowNorms;
-    int k;
-    int kPadded;
-    std::int64_t rows;
-    std::int32_t* labels;
-    float* dist;
-    const std::int64_t* rowIndex = nullptr;
-    float* upper = nullptr;
-    float* lower = nullptr;
-    float maxCentroidNorm = 0.f;  // with upper: the largest |c|^2, for the bounds' rounding allowance
-
-    CD_HD void operator()(std::int64_t call) const
-    {
-        const std::int64_t first = call * Rows;
-        const int count = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
-        float best[Rows];
-        float second[Rows];
-        int bestLabel[Rows];
-        std::int64_t row[Rows];
-        const float* xr[Rows];
-        for (int r = 0; r < Rows; ++r) {
-            best[r] = positiveInfinity();
-            second[r] = positiveInfinity();
-            bestLabel[r] = 0;
-            const std::int64_t entry = first + (r < count ? r : 0);
-            row[r] = rowIndex ? rowIndex[entry] : entry;
-            xr[r] = x + row[r] * d;
-        }
-        for (int c0 = 0; c0 < kPadded; c0 += Lanes) {
-            float acc[Rows][Lanes];
-            for (int r = 0; r < Rows; ++r)
-                for (int b = 0; b < Lanes; ++b) acc[r][b] = 0.f;
-            for (std::int64_t j = 0; j < d; ++j) {
-                const float* cj = centroidsT + j * kPadded + c0;
-                float xj[Rows];
-                for (int r = 0; r < Rows; ++r) xj[r] = xr[r][j];
-                CD_LANES
-                for (int b = 0; b < Lanes; ++b) {
-                    const float c = cj[b];  // loaded once for all rows of the call
-                    for (int r = 0; r < Rows; ++r) acc[r][b] = fmaf(xj[r], c, acc[r][b]);
-                }
-            }
-            for (int r = 0; r < Rows; ++r) {
-                const int valid = k - c0 < Lanes ? k - c0 : Lanes;
-                float v[Lanes];
-                CD_LANES
-                for (int b = 0; b < Lanes; ++b) v[b] = centroidNorms[c0 + b] - 2.f * acc[r][b];
-                foldTwoSmallest(v, valid, c0, best[r], second[r], bestLabel[r]);
-            }
-        }
-        for (int r = 0; r < count; ++r) {
-            const float norm = rowNorms[row[r]];
-            const float d2 = norm + best[r] > 0.f ? norm + best[r] : 0.f;
-            labels[row[r]] = bestLabel[r];
-            dist[row[r]] = d2;
-            if (upper) storeBounds(upper, lower, row[r], d2, norm + second[r], expansionSlack(d, norm, maxCentroidNorm));
-        }
-    }
-};
+using ExactNearestT = BlockedNearestT<Lanes, Rows, true>;
+template <int Lanes = kExactBlock, int Rows = 1>
+using FastNearestT = BlockedNearestT<Lanes, Rows, false>;
+using ExactNearest = ExactNearestT<>;
 
 // Nearest centroid for Lanes rows at once, the rows side by side in SIMD lanes: the
 // call copies its rows into a d x Lanes tile (d <= kTileDims), then walks the

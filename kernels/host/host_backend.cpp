@@ -410,9 +410,9 @@ private:
         }
         ensureNorms(shard);
         const std::vector<float> centroidNorms = squaredNorms(centroids, d, static_cast<std::size_t>(kPadded));
-        forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), centroidNorms.data(),
-                                                             shard.norms.data(), k, kPadded, count, shard.labels.data(),
-                                                             shard.dist.data(), rowIndex, upper, lower,
+        forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
+                                                             shard.labels.data(), shard.dist.data(), rowIndex, upper, lower,
+                                                             centroidNorms.data(), shard.norms.data(),
                                                              maxOf(centroidNorms)});
     }
 
