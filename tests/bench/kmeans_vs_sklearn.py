@@ -81,7 +81,7 @@ def main():
             failed |= not ok
             print(f"clusterdesk {mode:5s}: {seconds:.3f} s for {r['iterations']} iterations "
                   f"({r['ms_per_iteration']:.1f} ms/iteration), speed-up x{speedup:.2f} over scikit-learn "
-                  f"(target x{TARGETS[mode]}), effective {gflops:.1f} GFLOP/s = {100 * gflops / sgemm_gflops:.0f}% of SGEMM, "
+                  f"(target x{TARGETS[mode]}), effective {gflops:.1f} GFLOP/s (Lloyd-equivalent) = {100 * gflops / sgemm_gflops:.0f}% of SGEMM, "
                   f"peak RSS {r['peak_rss_mib']:.0f} MiB (budget {budget:.0f}), inertia rel. diff {rel:.1e}  "
                   f"{'OK' if ok else 'MISSED'}")
     return 1 if failed else 0
