@@ -366,7 +366,7 @@ private:
                             std::span<const Index> rows, bool bounds)
     {
         constexpr int kLanes = 16;
-        constexpr int kStep = 4;
+        constexpr int kStep = 8;
         const Index d = shard.colCount;
         const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
         const Index calls = (count + kLanes - 1) / kLanes;
