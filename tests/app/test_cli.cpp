@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 
@@ -193,6 +194,24 @@ private slots:
         QVERIFY2(r.err.contains(path + where), qPrintable(r.err));
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY2(r.err.size() < 1000, "the message must stay readable");
+    }
+
+    // Ctrl-C: the run stops after the iteration in progress, prints its summary marked
+    // cancelled, and exits 130.
+    void interruptCancelsTheRun()
+    {
+        QProcess process;
+        process.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                      {"run", "--demo", "blobs:n=400000,d=32,k=128", "--k", "128", "--max-iter", "100000", "--tol", "0",
+                       "--mode", "exact", "--verbose"});
+        QVERIFY(process.waitForStarted());
+        QString log;
+        QTRY_VERIFY_WITH_TIMEOUT((log += QString::fromUtf8(process.readAllStandardError())).contains("iter    2"), 120000);
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 130);
+        QVERIFY(QString::fromUtf8(process.readAllStandardOutput()).contains("cancelled"));
     }
 
     void missingFileExit3()
