@@ -81,12 +81,13 @@ template <class MakeRow>
 void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow)
 {
     const int threads = omp_get_max_threads();
+    // Allocated before the parallel region: an exception (out of memory) thrown inside
+    // one would terminate the process instead of reaching the caller.
     std::vector<PartialSums> privateSums(static_cast<std::size_t>(threads));
+    for (PartialSums& part : privateSums) part.reset(out.groups, out.dims, mode);
 #pragma omp parallel num_threads(threads)
     {
-        const int t = omp_get_thread_num();
-        PartialSums& mine = privateSums[static_cast<std::size_t>(t)];
-        mine.reset(out.groups, out.dims, mode);
+        PartialSums& mine = privateSums[static_cast<std::size_t>(omp_get_thread_num())];
         detail::SumTarget target{mine.counts.data(),
                                  mine.sums.data(),
                                  mine.distSums.data(),
@@ -424,7 +425,10 @@ private:
         const std::uint8_t* flags = shard.needsSearch.data();
         const Index n = among ? static_cast<Index>(among->size()) : shard.rowCount;
         const int threads = omp_get_max_threads();
+        // Room for a whole static chunk per thread, reserved outside the parallel region
+        // (nothing may throw inside one).
         std::vector<std::vector<Index>> found(static_cast<std::size_t>(threads));
+        for (auto& part : found) part.reserve(static_cast<std::size_t>((n + threads - 1) / threads));
 #pragma omp parallel num_threads(threads)
         {
             std::vector<Index>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
@@ -453,15 +457,17 @@ private:
         const std::vector<float> centroidNorms = squaredNorms(centroids, d);
         const float maxCentroidNorm = maxOf(centroidNorms);
         const Index blocks = (shard.rowCount + kGemmBlockRows - 1) / kGemmBlockRows;
-#pragma omp parallel
+        const int threads = omp_get_max_threads();
+        std::vector<float> scratch(static_cast<std::size_t>(threads * kGemmBlockRows * k));  // outside: may throw
+#pragma omp parallel num_threads(threads)
         {
-            std::vector<float> dots(static_cast<std::size_t>(kGemmBlockRows * k));
+            float* dots = scratch.data() + omp_get_thread_num() * kGemmBlockRows * k;
 #pragma omp for schedule(static)
             for (Index b = 0; b < blocks; ++b) {
                 const Index first = b * kGemmBlockRows;
                 const Index count = std::min(kGemmBlockRows, shard.rowCount - first);
-                host::gemmABt(shard.data + first * d, centroids.data(), dots.data(), count, k, d);
-                const detail::FastArgmin argmin{dots.data(),         shard.norms.data(),
+                host::gemmABt(shard.data + first * d, centroids.data(), dots, count, k, d);
+                const detail::FastArgmin argmin{dots,                 shard.norms.data(),
                                                 centroidNorms.data(), k,
                                                 first,                shard.labels.data(),
                                                 shard.dist.data(),    bounds ? shard.upper.data() : nullptr,
