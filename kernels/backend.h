@@ -54,12 +54,16 @@ public:
     // squared distance. Never materialises the rows x k matrix.
     virtual void assign(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                         Precision precision) = 0;
-    // The same labels as assign(), faster once the centroids settle: each row keeps
-    // Hamerly bounds (distance to its centroid, to the second nearest), and with
-    // `motion` only rows whose bounds allow a change are searched. Stored distances are
-    // refreshed only for rows whose bounds had to be tightened or searched; the others
-    // keep an older value (use trackedSums for the inertia). motion == nullptr is a full
-    // pass that (re)starts the bounds. Returns the number of rows fully searched.
+    // The same labels as assign() (exact mode: bit for bit; fast mode: up to its own
+    // rounding), faster once the centroids settle: each row keeps Hamerly bounds
+    // (distance to its centroid, to the second nearest), rounded outward, and with
+    // `motion` (the move since the previous call) only rows whose bounds allow a change
+    // are searched. Stored distances are refreshed only for rows whose bounds had to be
+    // tightened or searched; the others keep an older value (use trackedSums for the
+    // inertia). motion == nullptr, or labels rewritten by assign() or updateNearest()
+    // since the last call, means a full pass that restarts the bounds; so does fast mode
+    // at TF32/BF16 on CUDA, whose distances err too much for bounds. Returns the number
+    // of rows fully searched.
     virtual std::int64_t assignBounded(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                                        Precision precision, const CentroidMotion* motion) = 0;
     // Split tests: for each row, the nearer of the two children of its cluster
