@@ -109,8 +109,8 @@ bool Lloyd::restartSums(int iteration) const
 
 std::int64_t Lloyd::assignRows(const std::vector<float>& centroids, int k)
 {
-    // Bounds hold only while every row's label came from the last bounded assignment
-    // with centroids of the same shape.
+    // The motion is measured from the centroids of the previous bounded call (same k);
+    // the backend itself restarts the bounds if labels were rewritten in between.
     std::optional<kernels::CentroidMotion> motion;
     if (m_assignedWith.size() == centroids.size()) motion = kernels::measureMotion(m_assignedWith, centroids, m_ctx.cols);
     const std::int64_t searched = m_ctx.backend.assignBounded(m_ctx.shard, centroids, k, m_params.mode, m_params.precision,
@@ -131,7 +131,6 @@ bool Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
     // Fresh labels and distances to the new centroids: bounded assignment leaves some
     // distances stale, and the farthest rows must be judged on current ones.
     m_ctx.backend.assign(m_ctx.shard, centroids, static_cast<int>(sums.counts.size()), m_params.mode, m_params.precision);
-    m_assignedWith.clear();  // labels rewritten behind the bounds' back
     for (std::size_t g = 0; g < sums.counts.size(); ++g) {
         if (sums.counts[g] != 0) continue;
         m_ctx.backend.downloadDistances(m_ctx.shard, dist);

@@ -51,7 +51,7 @@ private:
     const ScaleSet& m_scales;
     const RunControl& m_control;
     ClusterResult& m_result;
-    std::vector<float> m_assignedWith;  // centroids of the last bounded assignment; empty when the bounds are stale
+    std::vector<float> m_assignedWith;  // centroids of the last bounded assignment, to measure their motion
 };
 
 // The whole k-means run: scales, initialisation, Lloyd, final assignment and labels.
