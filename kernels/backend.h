@@ -66,6 +66,9 @@ public:
     // of rows fully searched.
     virtual std::int64_t assignBounded(ResidentShard& shard, std::span<const float> centroids, int k, Mode mode,
                                        Precision precision, const CentroidMotion* motion) = 0;
+    // Sets every row's stored distance to its exact squared distance to its labelled
+    // centroid (after bounded assignment left some stale), e.g. for a final inertia.
+    virtual void refreshDistances(ResidentShard& shard, std::span<const float> centroids, int k) = 0;
     // Split tests: for each row, the nearer of the two children of its cluster
     // (children is 2k x cols; rows 2c and 2c+1 split cluster c). Stores the child
     // (0/1) and the squared distance to it beside the cluster label.

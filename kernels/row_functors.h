@@ -388,10 +388,11 @@ struct BoundedCheck {
     }
 };
 
-// Flagged rows: the upper bound becomes the exact distance to the row's centroid (also
-// stored as its distance) and the test is repeated; rows that still fail stay flagged
-// for a full search. One call takes Rows listed rows, their fma chains interleaved
-// (one chain alone would wait on every fma's latency).
+// Stores each row's exact squared distance to its labelled centroid. With bounds
+// (upper != null, for rows BoundedCheck flagged) the upper bound becomes that distance
+// and the test is repeated; rows that still fail stay flagged for a full search.
+// rowIndex lists the rows (null: rows 0..count-1). One call takes Rows rows, their
+// fma chains interleaved (one chain alone would wait on every fma's latency).
 template <int Rows = 1>
 struct TightenBoundT {
     const float* x;
@@ -403,9 +404,9 @@ struct TightenBoundT {
     std::int64_t count;
     const std::int32_t* labels;
     float* dist;
-    float* upper;
-    const float* lower;
-    std::uint8_t* flagged;
+    float* upper = nullptr;
+    const float* lower = nullptr;
+    std::uint8_t* flagged = nullptr;
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -416,7 +417,8 @@ struct TightenBoundT {
         const float* cr[Rows];
         float acc[Rows];
         for (int r = 0; r < Rows; ++r) {
-            row[r] = rowIndex[first + (r < n ? r : 0)];
+            const std::int64_t entry = first + (r < n ? r : 0);
+            row[r] = rowIndex ? rowIndex[entry] : entry;
             xr[r] = x + row[r] * d;
             cr[r] = centroids + static_cast<std::int64_t>(labels[row[r]]) * d;
             acc[r] = 0.f;
@@ -429,10 +431,11 @@ struct TightenBoundT {
         }
         for (int r = 0; r < n; ++r) {
             const std::int64_t i = row[r];
+            dist[i] = acc[r];
+            if (!upper) continue;
             const float u = roundedUp(sqrtf(acc[r]));
             const float l = lower[i];
             const float gap = halfGap[labels[i]];
-            dist[i] = acc[r];
             upper[i] = u;
             flagged[i] = u * (1.f + margin) < (l > gap ? l : gap) * (1.f - margin) ? 0 : 1;
         }

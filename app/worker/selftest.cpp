@@ -38,6 +38,7 @@ struct KernelOutputs {
     std::vector<std::vector<float>> fastDist;
     // Bounded assignment after the centroids moved, and a plain search at the same centroids.
     std::vector<std::int32_t> boundedLabels, searchedLabels;
+    std::vector<float> refreshedDist, searchedDist;
     std::int64_t boundedSearched = 0;
     std::int64_t labelsChanged = 0;
     PartialSums trackedIncremental, trackedRecount;
@@ -115,9 +116,14 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
     for (std::size_t i = 0; i < n; ++i) o.labelsChanged += o.boundedLabels[i] != o.exactLabels[i];
     backend.trackedSums(*shard, c.k, Mode::Exact, &scales, false, o.trackedIncremental);
     backend.trackedSums(*shard, c.k, Mode::Exact, &scales, true, o.trackedRecount);
+    backend.refreshDistances(*shard, moved, c.k);
+    o.refreshedDist.resize(n);
+    backend.downloadDistances(*shard, o.refreshedDist);
     backend.assign(*shard, moved, c.k, Mode::Exact, Precision::FP32);
     o.searchedLabels.resize(n);
+    o.searchedDist.resize(n);
     backend.downloadLabels(*shard, o.searchedLabels);
+    backend.downloadDistances(*shard, o.searchedDist);
 
     for (Precision p : kPrecisions) {
         backend.assign(*shard, c.centroids, c.k, Mode::Fast, p);
@@ -203,6 +209,8 @@ void compare(const KernelOutputs& ref, const KernelOutputs& got, Report& r, bool
                                  got.labelsChanged > 0 && got.boundedSearched < static_cast<std::int64_t>(got.boundedLabels.size()),
             "labels equal a full search and the reference; " + std::to_string(got.boundedSearched) + " of " +
                 std::to_string(got.boundedLabels.size()) + " rows searched, " + std::to_string(got.labelsChanged) + " changed cluster");
+    r.check("refreshDistances", bitIdentical(got.refreshedDist, got.searchedDist) && bitIdentical(got.refreshedDist, ref.refreshedDist),
+            "distances to the labelled centroids equal a full search's and the reference's, bit for bit");
     r.check("trackedSums", got.trackedIncremental.counts == got.trackedRecount.counts &&
                                got.trackedIncremental.fixedSums == got.trackedRecount.fixedSums &&
                                got.trackedIncremental.fixedDist == got.trackedRecount.fixedDist &&

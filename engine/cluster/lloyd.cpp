@@ -91,11 +91,14 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
 
 Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
 {
+    // Per-row distances summed, rather than the iterations' |x|^2 expansion: the result
+    // (reported inertia, BIC tests) gets no cancellation error, and a point on its own
+    // centroid adds exactly zero.
     assignRows(centroids, k);
+    m_ctx.backend.refreshDistances(m_ctx.shard, centroids, k);
     kernels::PartialSums partial;
-    m_ctx.backend.trackedSums(m_ctx.shard, k, m_params.mode, &m_scales.sums, false, partial);
-    GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
-    sums.withinSS = withinFromNorms(sums, centroids, m_ctx.cols);
+    m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, k, m_params.mode, &m_scales.sums, partial);
+    const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
     return {sums.counts, sums.withinSS, totalInertia(sums)};
 }
 
@@ -124,13 +127,16 @@ bool Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
     // Farthest-first: each empty cluster takes the row farthest from every centroid so
     // far, then that row becomes a centre (as in k-means++), so several empty clusters
     // spread out instead of piling into one far blob. Ties go to the lowest global row,
-    // so every topology picks the same rows.
+    // so every topology picks the same rows. When every row already sits on a centroid
+    // (fewer distinct rows than clusters) there is nothing to move: the cluster stays
+    // empty and the run may converge.
     if (std::find(sums.counts.begin(), sums.counts.end(), 0) == sums.counts.end()) return false;
     const auto d = static_cast<std::size_t>(m_ctx.cols);
     std::vector<float> dist(static_cast<std::size_t>(m_ctx.shard.rows()));
     // Fresh labels and distances to the new centroids: bounded assignment leaves some
     // distances stale, and the farthest rows must be judged on current ones.
     m_ctx.backend.assign(m_ctx.shard, centroids, static_cast<int>(sums.counts.size()), m_params.mode, m_params.precision);
+    bool reseeded = false;
     for (std::size_t g = 0; g < sums.counts.size(); ++g) {
         if (sums.counts[g] != 0) continue;
         m_ctx.backend.downloadDistances(m_ctx.shard, dist);
@@ -143,12 +149,14 @@ bool Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
         std::size_t best = 0;
         for (std::size_t r = 2; r + 1 < offers.size(); r += 2)
             if (offers[r] > offers[best]) best = r;  // ranks hold rows in order: first max = lowest row
+        if (!(offers[best] > 0)) return reseeded;
+        reseeded = true;
         const std::int64_t row = static_cast<std::int64_t>(offers[best + 1]);
         const std::vector<float> values = fetchRows(m_ctx, std::span(&row, 1));
         std::copy(values.begin(), values.end(), centroids.begin() + static_cast<std::ptrdiff_t>(g * d));
         m_ctx.backend.updateNearest(m_ctx.shard, values, static_cast<int>(g), m_params.mode);
     }
-    return true;
+    return reseeded;
 }
 
 ClusterResult runKMeans(ShardContext& ctx, const KMeansParams& params, const RunControl& control)

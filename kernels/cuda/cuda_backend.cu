@@ -513,6 +513,21 @@ public:
         return searched;
     }
 
+    void refreshDistances(ResidentShard& s, std::span<const float> centres, int k) override
+    {
+        CudaShard& shard = own(s);
+        const Index d = shard.colCount;
+        const std::size_t cells = static_cast<std::size_t>(std::max(k, 0)) * static_cast<std::size_t>(d);
+        requireSize(centres.size(), cells, "refreshDistances: centroids");
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        centroids.ensure(cells);
+        toDevice(centroids.data(), centres.data(), cells);
+        forEachRow(shard.rowCount, detail::TightenBound{shard.data.data(), d, centroids.data(), nullptr, 0.f, nullptr,
+                                                        shard.rowCount, shard.labels.data(), shard.dist.data()});
+        finish();
+    }
+
     void assignSplit(ResidentShard& s, std::span<const float> children, int k, Mode) override
     {
         CudaShard& shard = own(s);

@@ -213,6 +213,15 @@ public:
         return static_cast<Index>(rows.size());
     }
 
+    void refreshDistances(ResidentShard& s, std::span<const float> centroids, int) override
+    {
+        HostShard& shard = asHost(s);
+        constexpr int kRows = 8;
+        forEachRow((shard.rowCount + kRows - 1) / kRows,
+                   detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(), nullptr, 0.f, nullptr,
+                                                shard.rowCount, shard.labels.data(), shard.dist.data()});
+    }
+
     void assignSplit(ResidentShard& s, std::span<const float> children, int, Mode) override
     {
         HostShard& shard = asHost(s);

@@ -117,6 +117,33 @@ private slots:
         QVERIFY(adjustedRandIndex(data.truth, report.result.labels) > 0.9);
     }
 
+    // Fewer distinct rows than clusters: nothing can fill the spare clusters, and the run
+    // must still converge rather than re-seed them forever.
+    void moreClustersThanDistinctRows()
+    {
+        Dataset data;
+        data.rows = 40;
+        data.cols = 2;
+        for (int i = 0; i < 40; ++i) data.values.insert(data.values.end(), {static_cast<float>(i % 2), 1.f});
+        KMeansParams params;
+        params.k = 5;
+        params.mode = kernels::Mode::Exact;
+        const RunReport report = run(data, params, "shards:2", 2);
+        QVERIFY(report.result.converged);
+        QCOMPARE(report.result.inertia, 0.0);
+    }
+
+    // Every row its own cluster: the inertia is a sum of exact zeros.
+    void oneClusterPerRowHasZeroInertia()
+    {
+        const Dataset data = makeDemo("blobs:n=60,d=5,k=3,seed=8");
+        KMeansParams params;
+        params.k = 60;
+        params.mode = kernels::Mode::Exact;
+        const RunReport report = run(data, params, "host", 1);
+        QCOMPARE(report.result.inertia, 0.0);
+    }
+
     void givenCentroidsAreUsedAsIs()
     {
         const Dataset data = makeDemo("blobs:n=1000,d=3,k=3,seed=4");
