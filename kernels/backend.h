@@ -78,9 +78,10 @@ public:
     virtual void updateNearest(ResidentShard& shard, std::span<const float> centre, int label, Mode mode) = 0;
 
     // --- accumulation -------------------------------------------------------------
-    // Counts, coordinate sums and squared-distance sums per cluster (or split child).
-    // Exact mode needs scales and fills the fixed-point fields.
-    virtual void clusterSums(ResidentShard& shard, LabelSource source, int k, Mode mode,
+    // Counts, coordinate sums (unless parts says not; then out.dims is 0) and
+    // squared-distance sums per cluster (or split child). Exact mode needs scales and
+    // fills the fixed-point fields.
+    virtual void clusterSums(ResidentShard& shard, LabelSource source, SumParts parts, int k, Mode mode,
                              const FixedPointScales* scales, PartialSums& out) = 0;
     // Per-cluster counts, coordinate sums and squared norms |x|^2 of the rows under
     // their current labels, kept on the shard between calls: only rows whose label

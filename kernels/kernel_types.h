@@ -28,6 +28,10 @@ struct RowsView {
 // of its cluster, i.e. label * 2 + childLabel.
 enum class LabelSource { Cluster, SplitChild };
 
+// What clusterSums adds up: everything, or only counts and squared distances (no pass
+// over the coordinates: for sizes and inertia).
+enum class SumParts { All, CountsAndDistances };
+
 // Power-of-two scales that turn floats into 64-bit fixed point without overflow,
 // derived from the exact global max |x| per dimension and the global row count.
 struct FixedPointScales {

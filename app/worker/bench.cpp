@@ -95,8 +95,8 @@ void runBench(const BenchShape& shape, std::ostream& out)
             {"assign.fast.tf32", 2 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Fast, kernels::Precision::TF32); }},
             {"assign.fast.bf16", 2 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Fast, kernels::Precision::BF16); }},
             {"assign.exact", 3 * n * k * d, assignBytes, [&] { backend->assign(*shard, c.centroids, c.k, kernels::Mode::Exact, kernels::Precision::FP32); }},
-            {"clusterSums.fast", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, c.k, kernels::Mode::Fast, nullptr, sums); }},
-            {"clusterSums.exact", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, c.k, kernels::Mode::Exact, &scales, sums); }},
+            {"clusterSums.fast", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, kernels::SumParts::All, c.k, kernels::Mode::Fast, nullptr, sums); }},
+            {"clusterSums.exact", n * d, dataBytes + n * 8, [&] { backend->clusterSums(*shard, kernels::LabelSource::Cluster, kernels::SumParts::All, c.k, kernels::Mode::Exact, &scales, sums); }},
             {"rowNorms", 2 * n * d, dataBytes + n * 4, [&] { backend->rowNorms(*shard, norms); }},
             // A settled Lloyd iteration: centroids did not move, so bounds settle every row
             // and sums only scan labels. Flops and bytes are those of the work it replaces.

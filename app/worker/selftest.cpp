@@ -79,8 +79,8 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
     o.exactDist.resize(n);
     backend.downloadLabels(*shard, o.exactLabels);
     backend.downloadDistances(*shard, o.exactDist);
-    backend.clusterSums(*shard, LabelSource::Cluster, c.k, Mode::Exact, &scales, o.exactSums);
-    backend.clusterSums(*shard, LabelSource::Cluster, c.k, Mode::Fast, nullptr, o.fastSums);
+    backend.clusterSums(*shard, LabelSource::Cluster, kernels::SumParts::All, c.k, Mode::Exact, &scales, o.exactSums);
+    backend.clusterSums(*shard, LabelSource::Cluster, kernels::SumParts::All, c.k, Mode::Fast, nullptr, o.fastSums);
 
     std::vector<float> axes(c.centroids.size());
     for (std::size_t i = 0; i < axes.size(); ++i) axes[i] = static_cast<float>(((i * 7919) % 13) - 6) / 6.f;
@@ -95,7 +95,7 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
             children[static_cast<std::size_t>((2 * g + 1) * c.cols + j)] = m - 0.5f * axes[static_cast<std::size_t>(g * c.cols + j)];
         }
     backend.assignSplit(*shard, children, c.k, Mode::Exact);
-    backend.clusterSums(*shard, LabelSource::SplitChild, c.k, Mode::Exact, &scales, o.splitSums);
+    backend.clusterSums(*shard, LabelSource::SplitChild, kernels::SumParts::All, c.k, Mode::Exact, &scales, o.splitSums);
 
     o.weightTotal = backend.weightTotal(*shard, scales.distance);
     o.prefixRow = backend.findByPrefix(*shard, scales.distance, o.weightTotal / 3);

@@ -67,7 +67,7 @@ public:
         GlobalSums sums;
         for (int step = 0; step <= m_params.splitIterations; ++step) {
             m_ctx.backend.assignSplit(m_ctx.shard, test.children, k, m_params.mode);
-            m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::SplitChild, k, m_params.mode, &m_scales.sums, partial);
+            m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::SplitChild, kernels::SumParts::All, k, m_params.mode, &m_scales.sums, partial);
             sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
             if (step < m_params.splitIterations) centroidsFromSums(sums, m_d, test.children);
         }

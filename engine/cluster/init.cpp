@@ -171,7 +171,7 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
     // Weight each candidate by the rows nearest to it.
     ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
     kernels::PartialSums partial;
-    ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, count, params.mode, &scales.sums, partial);
+    ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, kernels::SumParts::CountsAndDistances, count, params.mode, &scales.sums, partial);
     std::vector<std::int64_t> weights = partial.counts;
     ctx.comm.allreduceSum(weights);
     return reclusterCandidates(candidates, weights, d, k, params.seed);

@@ -97,7 +97,7 @@ Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
     assignRows(centroids, k);
     m_ctx.backend.refreshDistances(m_ctx.shard, centroids, k);
     kernels::PartialSums partial;
-    m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, k, m_params.mode, &m_scales.sums, partial);
+    m_ctx.backend.clusterSums(m_ctx.shard, kernels::LabelSource::Cluster, kernels::SumParts::CountsAndDistances, k, m_params.mode, &m_scales.sums, partial);
     const GlobalSums sums = reduceSums(m_ctx, partial, m_params.mode, m_scales.sums);
     return {sums.counts, sums.withinSS, totalInertia(sums)};
 }

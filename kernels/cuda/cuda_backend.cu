@@ -562,7 +562,7 @@ public:
         finish();
     }
 
-    void clusterSums(ResidentShard& s, LabelSource source, int k, Mode mode, const FixedPointScales* fixedScales,
+    void clusterSums(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode, const FixedPointScales* fixedScales,
                      PartialSums& out) override
     {
         CudaShard& shard = own(s);
@@ -572,7 +572,8 @@ public:
         if (k < 0) throw std::invalid_argument("clusterSums: k must not be negative (k=" + std::to_string(k) + ")");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
-        out.reset(split ? 2 * k : k, static_cast<int>(shard.colCount), mode);
+        const bool coordinates = parts == SumParts::All;
+        out.reset(split ? 2 * k : k, coordinates ? static_cast<int>(shard.colCount) : 0, mode);
         accumulate(shard, mode, fixedScales, out,
                    detail::ClusterSumRow<DeviceAdd>{shard.data.data(),
                                                     shard.colCount,
@@ -580,7 +581,8 @@ public:
                                                     split ? shard.child.data() : nullptr,
                                                     split ? shard.childDist.data() : shard.dist.data(),
                                                     detail::SumTarget{},
-                                                    DeviceAdd{}});
+                                                    DeviceAdd{},
+                                                    coordinates});
     }
 
     // The per-call delta is accumulated on the device (same kernel as clusterSums) and
@@ -883,7 +885,7 @@ private:
 
         detail::SumTarget& target = row.target;
         target.counts = reinterpret_cast<std::int64_t*>(base);
-        target.d = shard.colCount;
+        target.d = static_cast<Index>(d);  // columns of the sums (0 for counts and distances only)
         target.exact = exact;
         if (exact) {
             scales.ensure(d);

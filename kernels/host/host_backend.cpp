@@ -242,15 +242,16 @@ public:
         shard.upper.clear();  // labels rewritten without bounds
     }
 
-    void clusterSums(ResidentShard& s, LabelSource source, int k, Mode mode, const FixedPointScales* scales,
-                     PartialSums& out) override
+    void clusterSums(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode,
+                     const FixedPointScales* scales, PartialSums& out) override
     {
         HostShard& shard = asHost(s);
         requireExactScales(mode, scales, shard.colCount, "clusterSums");
         const bool split = source == LabelSource::SplitChild;
         if (split && shard.child.size() != static_cast<std::size_t>(shard.rowCount))
             throw std::logic_error("clusterSums by split child before assignSplit");
-        out.reset(split ? 2 * k : k, static_cast<int>(shard.colCount), mode);
+        const bool coordinates = parts == SumParts::All;
+        out.reset(split ? 2 * k : k, coordinates ? static_cast<int>(shard.colCount) : 0, mode);
         accumulatePrivately(shard.rowCount, mode, scales, out, [&](const detail::SumTarget& target) {
             return detail::ClusterSumRow<PlainAdd>{shard.data,
                                                    shard.colCount,
@@ -258,7 +259,8 @@ public:
                                                    split ? shard.child.data() : nullptr,
                                                    split ? shard.childDist.data() : shard.dist.data(),
                                                    target,
-                                                   PlainAdd{}};
+                                                   PlainAdd{},
+                                                   coordinates};
         });
     }
 
