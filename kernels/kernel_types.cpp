@@ -70,7 +70,6 @@ CentroidMotion measureMotion(const std::vector<float>& before, const std::vector
     const auto roundUp = [](double v) { return std::nextafter(static_cast<float>(v), std::numeric_limits<float>::infinity()); };
     for (std::size_t c = 0; c < k; ++c) {
         motion.shift[c] = roundUp(distance(&before[c * d], &after[c * d]));
-        motion.maxShift = std::max(motion.maxShift, motion.shift[c]);
         for (std::size_t o = c + 1; o < k; ++o) {
             // Rounded down: a half gap that is too wide could settle a row that must be searched.
             const auto half = std::nextafter(static_cast<float>(distance(&after[c * d], &after[o * d]) / 2), 0.f);
@@ -78,6 +77,16 @@ CentroidMotion measureMotion(const std::vector<float>& before, const std::vector
             motion.halfGap[o] = std::min(motion.halfGap[o], half);
         }
     }
+    // A row's second-nearest centroid is one of the others: its lower bound need only
+    // drop by their largest move, which spares the rows of the centroid that moved most.
+    motion.otherShift.assign(k, 0.f);
+    std::size_t first = 0;
+    for (std::size_t c = 1; c < k; ++c)
+        if (motion.shift[c] > motion.shift[first]) first = c;
+    float secondLargest = 0.f;
+    for (std::size_t c = 0; c < k; ++c)
+        if (c != first) secondLargest = std::max(secondLargest, motion.shift[c]);
+    for (std::size_t c = 0; c < k; ++c) motion.otherShift[c] = c == first ? secondLargest : motion.shift[first];
     return motion;
 }
 

@@ -58,9 +58,9 @@ struct PartialSums {
 // How the centroids moved since the previous bounded assignment (same k, same
 // order), for skipping rows whose nearest centroid provably did not change.
 struct CentroidMotion {
-    std::vector<float> shift;    // k: how far each centroid moved (rounded up)
-    std::vector<float> halfGap;  // k: half the distance from each centroid to its nearest other
-    float maxShift = 0;          // the largest of shift
+    std::vector<float> shift;       // k: how far each centroid moved (rounded up)
+    std::vector<float> halfGap;     // k: half the distance from each centroid to its nearest other
+    std::vector<float> otherShift;  // k: the largest move among the other centroids
 };
 
 // Throws std::invalid_argument naming `what` when exact mode lacks one scale per dimension.

@@ -366,13 +366,13 @@ CD_HD inline float boundsMargin(std::int64_t d)
 
 // Hamerly step after the centroids moved, for row i, without reading the row: the
 // upper bound grows by its centroid's move, the lower bound shrinks by the largest
-// move. If the row's centroid still provably wins (upper < max(lower, half the gap
+// move of any other centroid. If the row's centroid still provably wins (upper < max(lower, half the gap
 // from its centroid to the nearest other)) the row is settled; otherwise it is
 // flagged for TightenBound.
 struct BoundedCheck {
     const float* shift;
     const float* halfGap;
-    float maxShift;
+    const float* otherShift;
     float margin;
     const std::int32_t* labels;
     float* upper;
@@ -382,7 +382,7 @@ struct BoundedCheck {
     CD_HD void operator()(std::int64_t i) const
     {
         const std::int32_t a = labels[i];
-        const float l = roundedDown(lower[i] - maxShift);
+        const float l = roundedDown(lower[i] - otherShift[a]);
         const float u = roundedUp(upper[i] + shift[a]);
         lower[i] = l;
         upper[i] = u;

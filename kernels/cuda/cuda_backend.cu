@@ -482,6 +482,7 @@ public:
         } else if (n > 0) {
             requireSize(motion->halfGap.size(), static_cast<std::size_t>(k), "assignBounded: halfGap");
             requireSize(motion->shift.size(), static_cast<std::size_t>(k), "assignBounded: shift");
+            requireSize(motion->otherShift.size(), static_cast<std::size_t>(k), "assignBounded: otherShift");
             centroids.ensure(cells);
             toDevice(centroids.data(), centres.data(), cells);
             halfGap.ensure(static_cast<std::size_t>(k));
@@ -490,7 +491,9 @@ public:
             shift.ensure(static_cast<std::size_t>(k));
             toDevice(shift.data(), motion->shift.data(), static_cast<std::size_t>(k));
             const float margin = detail::boundsMargin(d);
-            forEachRow(shard.rowCount, detail::BoundedCheck{shift.data(), halfGap.data(), motion->maxShift, margin,
+            otherShift.ensure(static_cast<std::size_t>(k));
+            toDevice(otherShift.data(), motion->otherShift.data(), static_cast<std::size_t>(k));
+            forEachRow(shard.rowCount, detail::BoundedCheck{shift.data(), halfGap.data(), otherShift.data(), margin,
                                                             shard.labels.data(), shard.upper.data(), shard.lower.data(),
                                                             shard.needsSearch.data()});
             // Flagged rows into scratch, tightened, then the ones still flagged into searchRows.
@@ -943,6 +946,7 @@ private:
     DeviceBuffer<float> centroidNorms;
     DeviceBuffer<float> halfGap;
     DeviceBuffer<float> shift;
+    DeviceBuffer<float> otherShift;
     DeviceBuffer<float> dots;
     DeviceBuffer<Cell> sums;
     DeviceBuffer<double> scales;

@@ -193,7 +193,7 @@ public:
         }
         shard.needsSearch.resize(n);
         const float margin = detail::boundsMargin(shard.colCount);
-        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(), motion->maxShift, margin,
+        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(), motion->otherShift.data(), margin,
                                                         shard.labels.data(), shard.upper.data(), shard.lower.data(),
                                                         shard.needsSearch.data()});
         std::vector<Index> rows = flaggedRows(shard, nullptr);
