@@ -193,9 +193,9 @@ public:
         }
         shard.needsSearch.resize(n);
         const float margin = detail::boundsMargin(shard.colCount);
-        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(), motion->otherShift.data(), margin,
-                                                        shard.labels.data(), shard.upper.data(), shard.lower.data(),
-                                                        shard.needsSearch.data()});
+        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(),
+                                                        motion->otherShift.data(), margin, shard.labels.data(),
+                                                        shard.upper.data(), shard.lower.data(), shard.needsSearch.data()});
         std::vector<Index> rows = flaggedRows(shard, nullptr);
         if (2 * static_cast<Index>(rows.size()) > shard.rowCount) {
             // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
