@@ -73,9 +73,11 @@ public:
     // (children is 2k x cols; rows 2c and 2c+1 split cluster c). Stores the child
     // (0/1) and the squared distance to it beside the cluster label.
     virtual void assignSplit(ResidentShard& shard, std::span<const float> children, int k, Mode mode) = 0;
-    // k-means++: where `centre` is nearer than a row's stored distance, the row takes
-    // label `label` and the new distance. Stored distances start at +inf.
-    virtual void updateNearest(ResidentShard& shard, std::span<const float> centre, int label, Mode mode) = 0;
+    // k-means++ / k-means||: where one of `centres` (m x cols, labelled firstLabel,
+    // firstLabel + 1, ...) is nearer than a row's stored distance, the row takes its
+    // label and distance (exact arithmetic, in both modes). Stored distances start at
+    // +inf after upload.
+    virtual void updateNearest(ResidentShard& shard, std::span<const float> centres, int firstLabel) = 0;
 
     // --- accumulation -------------------------------------------------------------
     // Counts, coordinate sums (unless parts says not; then out.dims is 0) and

@@ -156,6 +156,8 @@ struct BlockedNearestT {
     const float* centroidNorms = nullptr;  // fast: kPadded
     const float* rowNorms = nullptr;       // fast
     float maxCentroidNorm = 0.f;           // fast with upper: for the bounds' rounding allowance
+    bool keepNearer = false;               // k-means||: keep the stored label unless this batch is nearer
+    int labelOffset = 0;                   // label of the batch's first centroid
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -215,7 +217,8 @@ struct BlockedNearestT {
                 next = norm + next;
                 slack = expansionSlack(d, norm, maxCentroidNorm);
             }
-            labels[row[r]] = bestLabel[r];
+            if (keepNearer && !(nearest < dist[row[r]])) continue;
+            labels[row[r]] = labelOffset + bestLabel[r];
             dist[row[r]] = nearest;
             if (upper) storeBounds(upper, lower, row[r], nearest, next, slack);
         }
@@ -251,6 +254,8 @@ struct TileNearestT {
     float* upper = nullptr;
     float* lower = nullptr;
     float maxCentroidNorm = 0.f;  // fast mode with upper: the largest |c|^2, for the bounds' rounding allowance
+    bool keepNearer = false;      // k-means||: keep the stored label unless this batch is nearer
+    int labelOffset = 0;          // label of the batch's first centroid
 
     CD_HD void operator()(std::int64_t call) const
     {
@@ -312,7 +317,8 @@ struct TileNearestT {
                 d2 = rowNorms[row[r]] + d2 > 0.f ? rowNorms[row[r]] + d2 : 0.f;
                 d2second = rowNorms[row[r]] + d2second > 0.f ? rowNorms[row[r]] + d2second : 0.f;
             }
-            labels[row[r]] = label[r];
+            if (keepNearer && !(d2 < dist[row[r]])) continue;
+            labels[row[r]] = labelOffset + label[r];
             dist[row[r]] = d2;
             if (upper) storeBounds(upper, lower, row[r], d2, d2second, Exact ? 0.f : expansionSlack(d, rowNorms[row[r]], maxCentroidNorm));
         }

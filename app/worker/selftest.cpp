@@ -30,8 +30,8 @@ struct KernelOutputs {
     std::vector<std::int32_t> exactLabels;
     std::vector<float> exactDist;
     PartialSums exactSums, fastSums, exactProjected, fastProjected, splitSums;
-    std::vector<std::int32_t> nearestLabels;
-    std::vector<float> nearestDist;
+    std::vector<std::int32_t> nearestLabels, fiveLabels;  // updateNearest; a full search of the same 5 centres
+    std::vector<float> nearestDist, fiveDist;
     std::int64_t weightTotal = 0, prefixRow = 0;
     std::vector<std::int64_t> oversampled;
     std::vector<std::vector<std::int32_t>> fastLabels;  // per precision
@@ -66,13 +66,19 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
     o.zscored = c.data;
     backend.zscoreRows(o.zscored, c.cols);
 
-    // updateNearest on fresh distances (+inf): two centres, as k-means++ does.
-    backend.updateNearest(*shard, std::span(c.centroids).subspan(0, static_cast<std::size_t>(c.cols)), 0, Mode::Exact);
-    backend.updateNearest(*shard, std::span(c.centroids).subspan(static_cast<std::size_t>(c.cols), static_cast<std::size_t>(c.cols)), 1, Mode::Exact);
+    // updateNearest on fresh distances (+inf): one centre, then a batch of the next four.
+    const auto d = static_cast<std::size_t>(c.cols);
+    backend.updateNearest(*shard, std::span(c.centroids).subspan(0, d), 0);
+    backend.updateNearest(*shard, std::span(c.centroids).subspan(d, 4 * d), 1);
     o.nearestLabels.resize(n);
     o.nearestDist.resize(n);
     backend.downloadLabels(*shard, o.nearestLabels);
     backend.downloadDistances(*shard, o.nearestDist);
+    backend.assign(*shard, std::span(c.centroids).subspan(0, 5 * d), 5, Mode::Exact, Precision::FP32);
+    o.fiveLabels.resize(n);
+    o.fiveDist.resize(n);
+    backend.downloadLabels(*shard, o.fiveLabels);
+    backend.downloadDistances(*shard, o.fiveDist);
 
     backend.assign(*shard, c.centroids, c.k, Mode::Exact, Precision::FP32);
     o.exactLabels.resize(n);
@@ -191,8 +197,9 @@ void compare(const KernelOutputs& ref, const KernelOutputs& got, Report& r, bool
     r.check("rowNorms", bitIdentical(ref.rowNorms, got.rowNorms), "bit-identical required (fixed-order fma)");
     const double z = maxRelativeDiff(ref.zscored, got.zscored);
     r.check("zscoreRows", z <= 1e-6, "max relative diff " + number(z) + " (<= 1e-6)");
-    r.check("updateNearest", bitIdentical(ref.nearestLabels, got.nearestLabels) && bitIdentical(ref.nearestDist, got.nearestDist),
-            "labels and distances bit-identical");
+    r.check("updateNearest", bitIdentical(ref.nearestLabels, got.nearestLabels) && bitIdentical(ref.nearestDist, got.nearestDist) &&
+                                 bitIdentical(got.nearestLabels, got.fiveLabels) && bitIdentical(got.nearestDist, got.fiveDist),
+            "labels and distances bit-identical, and equal to a full search of the same centres");
     r.check("assign.exact", bitIdentical(ref.exactLabels, got.exactLabels) && bitIdentical(ref.exactDist, got.exactDist),
             "labels and distances bit-identical");
     r.check("clusterSums.exact", ref.exactSums.counts == got.exactSums.counts && ref.exactSums.fixedSums == got.exactSums.fixedSums &&

@@ -71,7 +71,7 @@ std::vector<float> kmeansPlusPlus(ShardContext& ctx, const KMeansParams& params,
         // The first centre is a plain exact assignment, so no earlier distance (e.g. from
         // k-means|| falling back here) survives; later ones keep the nearer centre.
         if (c == 0) ctx.backend.assign(ctx.shard, centre, 1, kernels::Mode::Exact, kernels::Precision::FP32);
-        else ctx.backend.updateNearest(ctx.shard, centre, c, params.mode);
+        else ctx.backend.updateNearest(ctx.shard, centre, c);
     }
     return centroids;
 }
@@ -146,13 +146,13 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
     const std::int64_t d = ctx.cols;
     std::int64_t first = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
     std::vector<float> candidates = fetchRows(ctx, std::span(&first, 1));
+    // Every row keeps its nearest candidate so far; each round only measures the new
+    // ones, so a round costs its own picks, not all the candidates before it.
+    ctx.backend.assign(ctx.shard, candidates, 1, kernels::Mode::Exact, kernels::Precision::FP32);
     const double factor = params.oversampling * k;
     for (int round = 1; round <= params.parallelRounds; ++round) {
         stopIfCancelled(ctx, control);
-        const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
-        ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
-        const std::int64_t local = ctx.backend.weightTotal(ctx.shard, scales.sums.distance);
-        std::vector<std::int64_t> total{local};
+        std::vector<std::int64_t> total{ctx.backend.weightTotal(ctx.shard, scales.sums.distance)};
         ctx.comm.allreduceSum(total);
         if (total[0] == 0) break;
         std::vector<std::int64_t> picked;
@@ -160,7 +160,10 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
                                                      kParallelStream + static_cast<std::uint64_t>(round)))
             picked.push_back(ctx.shard.firstGlobalRow() + r);
         const std::vector<std::int64_t> all = allgatherValues<std::int64_t>(ctx.comm, picked);
+        if (all.empty()) continue;
         const std::vector<float> rows = fetchRows(ctx, all);
+        const auto before = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
+        ctx.backend.updateNearest(ctx.shard, rows, before);
         candidates.insert(candidates.end(), rows.begin(), rows.end());
     }
     const auto count = static_cast<int>(candidates.size() / static_cast<std::size_t>(d));
@@ -168,10 +171,10 @@ std::vector<float> kmeansParallel(ShardContext& ctx, const KMeansParams& params,
         // Too few candidates to choose from (tiny or degenerate data): plain k-means++.
         return kmeansPlusPlus(ctx, params, k, scales, control);
     }
-    // Weight each candidate by the rows nearest to it.
-    ctx.backend.assign(ctx.shard, candidates, count, params.mode, params.precision);
+    // Each candidate weighs as many rows as it is nearest to (the labels are just that).
     kernels::PartialSums partial;
-    ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, kernels::SumParts::CountsAndDistances, count, params.mode, &scales.sums, partial);
+    ctx.backend.clusterSums(ctx.shard, kernels::LabelSource::Cluster, kernels::SumParts::CountsAndDistances, count,
+                            params.mode, &scales.sums, partial);
     std::vector<std::int64_t> weights = partial.counts;
     ctx.comm.allreduceSum(weights);
     return reclusterCandidates(candidates, weights, d, k, params.seed);

@@ -154,7 +154,7 @@ bool Lloyd::reseedEmpty(std::vector<float>& centroids, const GlobalSums& sums)
         const std::int64_t row = static_cast<std::int64_t>(offers[best + 1]);
         const std::vector<float> values = fetchRows(m_ctx, std::span(&row, 1));
         std::copy(values.begin(), values.end(), centroids.begin() + static_cast<std::ptrdiff_t>(g * d));
-        m_ctx.backend.updateNearest(m_ctx.shard, values, static_cast<int>(g), m_params.mode);
+        m_ctx.backend.updateNearest(m_ctx.shard, values, static_cast<int>(g));
     }
     return reseeded;
 }

@@ -550,17 +550,22 @@ public:
         shard.hasChild = true;
     }
 
-    void updateNearest(ResidentShard& s, std::span<const float> centre, int labelValue, Mode) override
+    void updateNearest(ResidentShard& s, std::span<const float> centres, int firstLabel) override
     {
         CudaShard& shard = own(s);
         const Index d = shard.colCount;
-        requireSize(centre.size(), static_cast<std::size_t>(d), "updateNearest: centre");
+        const auto count = static_cast<int>(static_cast<Index>(centres.size()) / std::max<Index>(d, 1));
+        requireSize(centres.size(), static_cast<std::size_t>(d), "updateNearest: centres");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
-        centroids.ensure(static_cast<std::size_t>(d));
-        toDevice(centroids.data(), centre.data(), static_cast<std::size_t>(d));
-        forEachRow(shard.rowCount, detail::UpdateNearest{shard.data.data(), d, centroids.data(), labelValue,
-                                                         shard.rowCount, shard.labels.data(), shard.dist.data()});
+        if (count == 1) {
+            centroids.ensure(static_cast<std::size_t>(d));
+            toDevice(centroids.data(), centres.data(), static_cast<std::size_t>(d));
+            forEachRow(shard.rowCount, detail::UpdateNearest{shard.data.data(), d, centroids.data(), firstLabel,
+                                                             shard.rowCount, shard.labels.data(), shard.dist.data()});
+        } else {
+            assignExact(shard, centres, count, nullptr, shard.rowCount, false, firstLabel);
+        }
         shard.hasBounds = false;  // labels rewritten without bounds
         finish();
     }
@@ -793,7 +798,10 @@ private:
 
     // Same transposition and padding as the host backend, done on the host, then one upload.
     // rows: search only these (device pointer, count entries); null = every row.
-    void assignExact(CudaShard& shard, std::span<const float> centres, int k, const Index* rows, Index count, bool bounds)
+    // keepNearerFrom >= 0: a batch labelled from there on; rows keep their stored label
+    // unless the batch holds a nearer centroid (updateNearest).
+    void assignExact(CudaShard& shard, std::span<const float> centres, int k, const Index* rows, Index count, bool bounds,
+                     int keepNearerFrom = -1)
     {
         const Index d = shard.colCount;
         const int kPadded = (k + kExactBlock - 1) / kExactBlock * kExactBlock;
@@ -807,7 +815,8 @@ private:
         forEachRow(count, detail::ExactNearest{shard.data.data(), d, centroidsT.data(), k, kPadded, count,
                                                shard.labels.data(), shard.dist.data(), rows,
                                                bounds ? shard.upper.data() : nullptr,
-                                               bounds ? shard.lower.data() : nullptr});
+                                               bounds ? shard.lower.data() : nullptr, nullptr, nullptr, 0.f,
+                                               keepNearerFrom >= 0, keepNearerFrom >= 0 ? keepNearerFrom : 0});
     }
 
     // dots = X_block . C^T through cuBLAS, then FastArgmin over the block. cuBLAS is

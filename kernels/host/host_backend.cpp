@@ -33,6 +33,13 @@ constexpr Index kGemmBlockRows = 512;
 // Up to this many dimensions fast mode uses the fused kernel rather than OpenBLAS.
 constexpr Index kFusedFastMaxDims = 64;
 
+// What a nearest-centroid search stores besides labels and distances.
+struct SearchOutput {
+    bool bounds = false;      // refresh the Hamerly bounds too
+    int keepNearerFrom = -1;  // >= 0: the centroids are a batch labelled from here on, and a
+                              // row keeps its stored label unless the batch holds a nearer one
+};
+
 struct HostShard final : ResidentShard {
     const float* data = nullptr;
     Index rowCount = 0;
@@ -176,7 +183,7 @@ public:
     void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
         HostShard& shard = asHost(s);
-        searchRows(shard, centroids, k, mode, {}, false);
+        searchRows(shard, centroids, k, mode, {}, {});
         shard.upper.clear();  // labels rewritten without bounds: the next bounded pass is a full one
     }
 
@@ -188,7 +195,7 @@ public:
         if (!motion || shard.upper.size() != n) {  // no bounds yet, or labels rewritten since
             shard.upper.resize(n);
             shard.lower.resize(n);
-            searchRows(shard, centroids, k, mode, {}, true);
+            searchRows(shard, centroids, k, mode, {}, {.bounds = true});
             return shard.rowCount;
         }
         shard.needsSearch.resize(n);
@@ -199,7 +206,7 @@ public:
         std::vector<Index> rows = flaggedRows(shard, nullptr);
         if (2 * static_cast<Index>(rows.size()) > shard.rowCount) {
             // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
-            searchRows(shard, centroids, k, mode, {}, true);
+            searchRows(shard, centroids, k, mode, {}, {.bounds = true});
             return shard.rowCount;
         }
         constexpr int kRows = 8;
@@ -209,7 +216,7 @@ public:
                                                 shard.dist.data(), shard.upper.data(), shard.lower.data(),
                                                 shard.needsSearch.data()});
         rows = flaggedRows(shard, &rows);
-        if (!rows.empty()) searchRows(shard, centroids, k, mode, rows, true);
+        if (!rows.empty()) searchRows(shard, centroids, k, mode, rows, {.bounds = true});
         return static_cast<Index>(rows.size());
     }
 
@@ -232,13 +239,18 @@ public:
                                                         shard.childDist.data()});
     }
 
-    void updateNearest(ResidentShard& s, std::span<const float> centre, int label, Mode) override
+    void updateNearest(ResidentShard& s, std::span<const float> centres, int firstLabel) override
     {
         HostShard& shard = asHost(s);
-        constexpr int kRows = 8;
-        forEachRow((shard.rowCount + kRows - 1) / kRows,
-                   detail::UpdateNearestT<kRows>{shard.data, shard.colCount, centre.data(), label, shard.rowCount,
-                                                 shard.labels.data(), shard.dist.data()});
+        const auto count = static_cast<int>(static_cast<Index>(centres.size()) / shard.colCount);
+        if (count == 1) {
+            constexpr int kRows = 8;
+            forEachRow((shard.rowCount + kRows - 1) / kRows,
+                       detail::UpdateNearestT<kRows>{shard.data, shard.colCount, centres.data(), firstLabel,
+                                                     shard.rowCount, shard.labels.data(), shard.dist.data()});
+        } else {
+            searchRows(shard, centres, count, Mode::Exact, {}, {.keepNearerFrom = firstLabel});
+        }
         shard.upper.clear();  // labels rewritten without bounds
     }
 
@@ -357,25 +369,25 @@ private:
     // FastNearestT for few dimensions; OpenBLAS blocks + FastArgmin for many, where a
     // GEMM runs near peak (the crossover is measured by clusterdesk-worker --bench).
     static void searchRows(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
-                           std::span<const Index> rows, bool bounds)
+                           std::span<const Index> rows, SearchOutput output)
     {
-        if (mode == Mode::Fast && rows.empty() && shard.colCount > kFusedFastMaxDims) {
-            assignByGemm(shard, centroids, k, bounds);
+        if (mode == Mode::Fast && rows.empty() && output.keepNearerFrom < 0 && shard.colCount > kFusedFastMaxDims) {
+            assignByGemm(shard, centroids, k, output.bounds);
             return;
         }
         if (shard.colCount <= detail::kTileDims) {
-            searchTiled(shard, centroids, k, mode, rows, bounds);
+            searchTiled(shard, centroids, k, mode, rows, output);
             return;
         }
         // Lane blocks sized to k so padding wastes little.
-        if (k <= 16) searchBlocked<16>(shard, centroids, k, mode, rows, bounds);
-        else if (k <= 32) searchBlocked<32>(shard, centroids, k, mode, rows, bounds);
-        else searchBlocked<64>(shard, centroids, k, mode, rows, bounds);
+        if (k <= 16) searchBlocked<16>(shard, centroids, k, mode, rows, output);
+        else if (k <= 32) searchBlocked<32>(shard, centroids, k, mode, rows, output);
+        else searchBlocked<64>(shard, centroids, k, mode, rows, output);
     }
 
     // Few dimensions: rows side by side in SIMD lanes (TileNearestT).
     static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
-                            std::span<const Index> rows, bool bounds)
+                            std::span<const Index> rows, SearchOutput output)
     {
         constexpr int kLanes = 16;
         constexpr int kStep = 8;
@@ -383,12 +395,14 @@ private:
         const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
         const Index calls = (count + kLanes - 1) / kLanes;
         const Index* rowIndex = rows.empty() ? nullptr : rows.data();
-        float* upper = bounds ? shard.upper.data() : nullptr;
-        float* lower = bounds ? shard.lower.data() : nullptr;
+        float* upper = output.bounds ? shard.upper.data() : nullptr;
+        float* lower = output.bounds ? shard.lower.data() : nullptr;
+        const bool keep = output.keepNearerFrom >= 0;
+        const int labelOffset = keep ? output.keepNearerFrom : 0;
         if (mode == Mode::Exact) {
             forEachRow(calls, detail::TileNearestT<kLanes, kStep, true>{shard.data, d, centroids.data(), nullptr, nullptr, k,
                                                                         count, shard.labels.data(), shard.dist.data(),
-                                                                        rowIndex, upper, lower});
+                                                                        rowIndex, upper, lower, 0.f, keep, labelOffset});
             return;
         }
         ensureNorms(shard);
@@ -396,12 +410,12 @@ private:
         forEachRow(calls, detail::TileNearestT<kLanes, kStep, false>{shard.data, d, centroids.data(), centroidNorms.data(),
                                                                      shard.norms.data(), k, count, shard.labels.data(),
                                                                      shard.dist.data(), rowIndex, upper, lower,
-                                                                     maxOf(centroidNorms)});
+                                                                     maxOf(centroidNorms), keep, labelOffset});
     }
 
     template <int Lanes>
     static void searchBlocked(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
-                              std::span<const Index> rows, bool bounds)
+                              std::span<const Index> rows, SearchOutput output)
     {
         constexpr int kRows = 2;  // two rows per call: enough independent fma chains
         const Index d = shard.colCount;
@@ -412,12 +426,15 @@ private:
         const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
         const Index calls = (count + kRows - 1) / kRows;
         const Index* rowIndex = rows.empty() ? nullptr : rows.data();
-        float* upper = bounds ? shard.upper.data() : nullptr;
-        float* lower = bounds ? shard.lower.data() : nullptr;
+        float* upper = output.bounds ? shard.upper.data() : nullptr;
+        float* lower = output.bounds ? shard.lower.data() : nullptr;
+        const bool keep = output.keepNearerFrom >= 0;
+        const int labelOffset = keep ? output.keepNearerFrom : 0;
         if (mode == Mode::Exact) {
             forEachRow(calls, detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
                                                                   shard.labels.data(), shard.dist.data(), rowIndex,
-                                                                  upper, lower});
+                                                                  upper, lower, nullptr, nullptr, 0.f, keep,
+                                                                  labelOffset});
             return;
         }
         ensureNorms(shard);
@@ -425,7 +442,7 @@ private:
         forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
                                                              shard.labels.data(), shard.dist.data(), rowIndex, upper, lower,
                                                              centroidNorms.data(), shard.norms.data(),
-                                                             maxOf(centroidNorms)});
+                                                             maxOf(centroidNorms), keep, labelOffset});
     }
 
     // Rows whose needsSearch flag is set, in increasing order: among all rows (among ==
