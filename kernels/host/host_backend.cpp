@@ -7,9 +7,6 @@
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/binary_search.h>
 #include <thrust/system/omp/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
@@ -321,13 +318,16 @@ public:
 
     Index findByPrefix(ResidentShard& s, double scale, std::int64_t target) override
     {
+        // One sequential walk that stops at the row: cheaper on a CPU than a parallel
+        // scan of every row (the CUDA twin scans), and the same integer prefix.
         HostShard& shard = asHost(s);
-        std::vector<std::int64_t> prefix(static_cast<std::size_t>(shard.rowCount));
-        auto weights = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0),
-                                                       detail::FixedWeight{shard.dist.data(), scale});
-        thrust::inclusive_scan(thrust::omp::par, weights, weights + shard.rowCount, prefix.begin());
-        const auto it = thrust::upper_bound(thrust::omp::par, prefix.begin(), prefix.end(), target);
-        return std::min<Index>(it - prefix.begin(), shard.rowCount - 1);
+        const detail::FixedWeight weight{shard.dist.data(), scale};
+        std::int64_t prefix = 0;
+        for (Index i = 0; i < shard.rowCount; ++i) {
+            prefix += weight(i);
+            if (prefix > target) return i;
+        }
+        return shard.rowCount - 1;
     }
 
     std::vector<Index> oversample(ResidentShard& s, double scale, double factor, std::int64_t total,
