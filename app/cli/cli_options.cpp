@@ -55,6 +55,7 @@ Data:
                           or blobs[:n=10000,d=16,k=8,seed=7,spread=1]
   --layout L              matrix | prices | ticks (default: sniffed from the file)
   --window N              prices/ticks: use the last N log returns as features
+  --bar SECONDS           ticks: bar length for resampling (default 60)
 
 Algorithm:
   --algo A                kmeans | adaptgrow (default kmeans)
@@ -102,6 +103,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--layout")
             o.load.layout = parseChoice<Layout>(option, value(), {{"matrix", Layout::Matrix}, {"prices", Layout::Prices}, {"ticks", Layout::Ticks}});
         else if (option == "--window") o.load.returnWindow = parsePositive(option, value());
+        else if (option == "--bar") o.load.barSeconds = parsePositive(option, value());
         else if (option == "--algo")
             o.params.algorithm = parseChoice<Algorithm>(option, value(), {{"kmeans", Algorithm::KMeans}, {"adaptgrow", Algorithm::AdaptGrow}});
         else if (option == "--k") {
@@ -143,8 +145,8 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
     // Options that would be silently ignored are refused, so a run never records a
     // setting it did not use.
     auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };
-    if (!o.demoSpec.empty() && (given("--layout") || given("--window")))
-        throw UsageError("--layout and --window apply to --data; a demo takes its own keys (e.g. market:window=250)");
+    if (!o.demoSpec.empty() && (given("--layout") || given("--window") || given("--bar")))
+        throw UsageError("--layout, --window and --bar apply to --data; a demo takes its own keys (e.g. market:window=250)");
     const bool kmeans = o.params.algorithm == Algorithm::KMeans;
     if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
         throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");
