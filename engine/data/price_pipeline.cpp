@@ -156,10 +156,13 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
                         nameList(flat));
     }
 
+    const auto count = [](std::int64_t n, const char* noun) {
+        return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+    };
     notes.insert(notes.begin() + static_cast<std::ptrdiff_t>(given),
-                 toString(layout) + ": " + std::to_string(assets) + " assets x " + std::to_string(periods) +
-                     " periods -> " + std::to_string(out.rows) + " assets x " + std::to_string(window) +
-                     " log returns, each row z-scored");
+                 toString(layout) + ": " + count(static_cast<std::int64_t>(assets), "asset") + " x " +
+                     count(static_cast<std::int64_t>(periods), "period") + " -> " + count(out.rows, "asset") + " x " +
+                     count(static_cast<std::int64_t>(window), "log return") + ", each row z-scored");
     out.source = std::move(source);
     out.layout = layout;
     out.notes = std::move(notes);
