@@ -7,6 +7,7 @@
 #include "engine/data/load.h"
 #include "engine/exec/run_clustering.h"
 #include "engine/exec/run_summary.h"
+#include "engine/telemetry/power_sampler.h"
 
 #include <atomic>
 #include <csignal>
@@ -121,11 +122,16 @@ int execute(RunOptions& options)
                          s.reduceMs, s.event.empty() ? "" : "  ", s.event.c_str());
         };
     }
+    // Discovery (loading NVML, reading sysfs) happens before the run, so the samples
+    // cover the clustering only; the destructor joins the thread if the run throws.
+    PowerSampler power;
     std::signal(SIGINT, onInterrupt);
+    power.start();
     const RunReport report = runClustering(data, options.params, topology, options.threads, control);
+    power.stop();
     std::signal(SIGINT, SIG_DFL);
 
-    const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB()};
+    const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB(), power.summary()};
     if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
     if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
     if (options.jsonPath == "-") {

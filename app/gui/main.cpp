@@ -37,7 +37,7 @@ std::string runMainJob()
     params.mode = kernels::Mode::Exact;
     const Topology topology = parseTopology("host");
     const RunReport report = runClustering(data, params, topology, 0);
-    return runSummaryText({data, params, topology, report, data.contentHash(), 0});
+    return runSummaryText({data, params, topology, report, data.contentHash(), 0, std::nullopt});
 }
 
 }  // namespace

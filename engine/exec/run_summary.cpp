@@ -34,6 +34,14 @@ double msPerIteration(const ClusterResult& result)
     return result.history.empty() ? 0.0 : phaseTotals(result).total() / static_cast<double>(result.history.size());
 }
 
+// Rows visited per joule: a measure of the work bought with the energy that compares
+// runs of different sizes. 0 when no energy was recorded.
+double pointsPerJoule(const RunSummaryInput& in)
+{
+    if (!in.power || !(in.power->energyJ > 0)) return 0;
+    return static_cast<double>(in.data.rows) * in.report.result.iterations / in.power->energyJ;
+}
+
 }  // namespace
 
 std::string runSummaryJson(const RunSummaryInput& in)
@@ -70,6 +78,15 @@ std::string runSummaryJson(const RunSummaryInput& in)
     if (in.data.hasTruth() && r.labels.size() == in.data.truth.size())
         j["ari"] = adjustedRandIndex(in.data.truth, r.labels);
     if (in.peakRssMiB > 0) j["peak_rss_mib"] = in.peakRssMiB;
+    if (in.power && !in.power->devices.empty()) {
+        j["energy_j"] = in.power->energyJ;
+        j["energy_source"] = in.power->energySource;
+        j["points_per_joule"] = pointsPerJoule(in);
+        nlohmann::json devices = nlohmann::json::array();
+        for (const DeviceEnergy& d : in.power->devices)
+            devices.push_back({{"label", d.device}, {"kind", toString(d.kind)}, {"source", d.source}, {"joules", d.joules}});
+        j["power_devices"] = std::move(devices);
+    }
     nlohmann::json history = nlohmann::json::array();
     for (const IterationStats& s : r.history) {
         nlohmann::json h = {{"iteration", s.iteration}, {"round", s.round}, {"k", s.k}, {"inertia", s.inertia},
@@ -109,6 +126,16 @@ std::string runSummaryText(const RunSummaryInput& in)
                   "time      %.3f s total, %.2f ms/iteration (init %.1f, assign %.1f, update %.1f, reduce %.1f ms in all)\n",
                   in.report.secondsTotal, msPerIteration(r), r.initMs, phases.assign, phases.update, phases.reduce);
     text += buffer;
+    if (in.power && !in.power->devices.empty()) {
+        std::string devices;
+        for (const DeviceEnergy& d : in.power->devices) devices += (devices.empty() ? "" : ", ") + d.device;
+        // Three digits for short runs (0.0166 J), whole joules for long ones.
+        std::snprintf(buffer, sizeof buffer, in.power->energyJ < 100 ? "energy    %.3g J (%s) on %s, %.4g points/J\n"
+                                                                     : "energy    %.0f J (%s) on %s, %.4g points/J\n",
+                      in.power->energyJ,
+                      in.power->energySource.c_str(), devices.c_str(), pointsPerJoule(in));
+        text += buffer;
+    }
     return text;
 }
 

@@ -2,8 +2,10 @@
 // lines of text for a terminal.
 #pragma once
 
+#include "../telemetry/power_summary.h"
 #include "run_clustering.h"
 
+#include <optional>
 #include <string>
 
 namespace clusterdesk {
@@ -15,6 +17,7 @@ struct RunSummaryInput {
     const RunReport& report;
     std::string datasetHash;
     double peakRssMiB = 0;   // of the whole process, 0 when unknown
+    std::optional<PowerSummary> power;  // energy while the run executed, when it was sampled
 };
 
 std::string runSummaryJson(const RunSummaryInput& in);

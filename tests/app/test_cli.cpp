@@ -69,6 +69,7 @@ private slots:
         QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
         QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
+        QTest::newRow("bar on a demo") << QStringList{"run", "--demo", "market", "--bar", "300"} << "apply to --data";
         QTest::newRow("k with adaptgrow") << QStringList{"run", "--demo", "blobs", "--algo", "adaptgrow", "--k", "5"}
                                           << "--k applies to --algo kmeans";
         QTest::newRow("kmax with kmeans") << QStringList{"run", "--demo", "blobs", "--kmax", "5"} << "apply to --algo adaptgrow";
@@ -119,6 +120,15 @@ private slots:
         for (const char* phase : {"assign", "update", "reduce"}) QVERIFY(j["phases_ms"].toObject().contains(phase));
         QCOMPARE(j["history"].toArray().size(), j["iterations"].toInt());
         QVERIFY(j["ari"].toDouble() > 0.95);
+        // Energy is measured or estimated on every machine, and says which.
+        QVERIFY2(j["energy_j"].toDouble() > 0, qPrintable(r.out));
+        QVERIFY(QStringList({"measured", "estimated", "mixed"}).contains(j["energy_source"].toString()));
+        QVERIFY(j["points_per_joule"].toDouble() > 0);
+        QVERIFY(!j["power_devices"].toArray().isEmpty());
+        for (const QJsonValue& device : j["power_devices"].toArray()) {
+            QVERIFY(!device.toObject()["label"].toString().isEmpty());
+            QVERIFY(QStringList({"measured", "estimated"}).contains(device.toObject()["kind"].toString()));
+        }
 
         QFile labelFile(labels);
         QVERIFY(labelFile.open(QIODevice::ReadOnly));

@@ -1,0 +1,130 @@
+#include "estimated_power_source.h"
+
+#include "../core/error.h"
+#include "clusterdesk/device_catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace clusterdesk {
+namespace {
+
+double nowSeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string cpuModelName(const std::filesystem::path& cpuinfo)
+{
+    std::ifstream in(cpuinfo);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) != 0) continue;
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) break;
+        const auto first = line.find_first_not_of(" \t", colon + 1);
+        return first == std::string::npos ? std::string() : line.substr(first);
+    }
+    return {};
+}
+
+}  // namespace
+
+CpuPowerModel cpuPowerModel(const std::string& cpuModel, int threads, const std::string& catalogJson)
+{
+    const std::string text = catalogJson.empty() ? std::string(kDeviceCatalogJson) : catalogJson;
+    const std::string where = catalogJson.empty() ? "resources/catalog/devices.json (compiled in)" : "device catalog";
+    CpuPowerModel model;
+    try {
+        const nlohmann::json catalog = nlohmann::json::parse(text);
+        const nlohmann::json& fallback = catalog.at("default");
+        const double idleFraction = fallback.at("idle_fraction").get<double>();
+        threads = std::max(threads, 1);
+        // The longest matching name is the most specific entry ("EPYC 7763" over "EPYC").
+        const nlohmann::json* best = nullptr;
+        std::size_t bestLength = 0;
+        for (const nlohmann::json& cpu : catalog.at("cpus")) {
+            const auto match = cpu.at("match").get<std::string>();
+            if (match.size() > bestLength && cpuModel.find(match) != std::string::npos) {
+                best = &cpu;
+                bestLength = match.size();
+            }
+        }
+        if (best) {
+            // Per hardware thread, so a VM that sees 8 of a socket's 128 threads is not
+            // charged the whole socket.
+            const double perThread = best->at("tdp_w").get<double>() / best->at("threads").get<double>();
+            model.tdpWatts = perThread * threads;
+            model.basis = "catalog: " + best->at("match").get<std::string>();
+        } else {
+            const double perThread = fallback.at("watts_per_thread").get<double>();
+            model.tdpWatts = perThread * threads;
+            std::ostringstream basis;
+            basis << "default " << perThread << " W per thread";
+            model.basis = basis.str();
+        }
+        model.idleWatts = idleFraction * model.tdpWatts;
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError(where, 0, 0, e.what());
+    }
+    return model;
+}
+
+EstimatedCpuPowerSource::EstimatedCpuPowerSource(std::filesystem::path procStat, const std::filesystem::path& cpuinfo)
+    : m_procStat(std::move(procStat))
+{
+    int threads = 0;
+    const auto ticks = readTicks(&threads);
+    if (!ticks) throw DeviceError("estimated power: cannot read CPU times from " + m_procStat.string());
+    m_last = *ticks;
+    m_lastSeconds = nowSeconds();
+    const std::string cpu = cpuModelName(cpuinfo);
+    m_model = cpuPowerModel(cpu, threads);
+    m_device = "cpu (" + (cpu.empty() ? std::string("unknown model") : cpu) + ", " + std::to_string(threads) + " threads)";
+}
+
+// The aggregate "cpu" line: user nice system idle iowait irq softirq steal ...; guest
+// time is already inside user. Busy is everything but idle and iowait.
+std::optional<EstimatedCpuPowerSource::Ticks> EstimatedCpuPowerSource::readTicks(int* threads) const
+{
+    std::ifstream in(m_procStat);
+    std::string line;
+    if (!std::getline(in, line) || line.rfind("cpu ", 0) != 0) return std::nullopt;
+    std::istringstream fields(line.substr(4));
+    std::uint64_t value[8] = {};
+    for (std::uint64_t& v : value) {
+        if (!(fields >> v)) return std::nullopt;
+    }
+    Ticks ticks;
+    for (std::uint64_t v : value) ticks.total += v;
+    ticks.busy = ticks.total - value[3] - value[4];
+    if (threads) {
+        *threads = 0;
+        while (std::getline(in, line) && line.rfind("cpu", 0) == 0) ++*threads;
+    }
+    return ticks;
+}
+
+std::optional<PowerReading> EstimatedCpuPowerSource::read()
+{
+    const auto ticks = readTicks(nullptr);
+    if (!ticks) return std::nullopt;
+    const double now = nowSeconds();
+    const double seconds = now - m_lastSeconds;
+    const std::uint64_t total = ticks->total - m_last.total;
+    // The kernel counts in clock ticks (usually 100 Hz): within one tick no time has
+    // passed for it, so keep the previous baseline and report the idle floor.
+    if (total == 0) return PowerReading{m_model.idleWatts, m_energyJ + m_model.idleWatts * seconds};
+    const double utilisation = std::clamp(static_cast<double>(ticks->busy - m_last.busy) / static_cast<double>(total), 0.0, 1.0);
+    const double watts = m_model.idleWatts + (m_model.tdpWatts - m_model.idleWatts) * utilisation;
+    m_energyJ += watts * seconds;
+    m_last = *ticks;
+    m_lastSeconds = now;
+    return PowerReading{watts, m_energyJ};
+}
+
+}  // namespace clusterdesk
