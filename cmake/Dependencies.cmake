@@ -56,3 +56,13 @@ if(CLUSTERDESK_WITH_QT)
   find_package(QCustomPlotQt6 REQUIRED)
   find_package(SQLite3 REQUIRED)
 endif()
+
+# MPI (Debian's OpenMPI) for pool runs: the MPI communicator and clusterdesk-worker
+# --rank. Optional: without it (or without the engine) everything else still builds.
+set(CLUSTERDESK_MPI_ENABLED OFF)
+if(CLUSTERDESK_WITH_MPI AND CLUSTERDESK_ENGINE_ENABLED)
+  find_package(MPI QUIET COMPONENTS C)
+  if(MPI_C_FOUND)
+    set(CLUSTERDESK_MPI_ENABLED ON)
+  endif()
+endif()

@@ -75,7 +75,9 @@ Execution:
                           bit-identical on every topology)
   --precision P           fp32 | tf32 | bf16: GEMM inputs on CUDA (default fp32;
                           the host always computes fp32)
-  --topology T            host | shards:N | cuda | cuda:0,1,... (default host)
+  --topology T            host | shards:N | cuda | cuda:0,1,... (default host), or
+                          pool:N | pool:HOSTFILE: MPI ranks started with mpirun
+                          (clusterdesk-worker beside this program; needs OpenMPI)
   --threads N             host threads in all, 1..1024 (default: every core)
 
 Output:

@@ -1,7 +1,10 @@
 // clusterdesk-worker: the Qt-free program that checks and times the kernels on this
-// machine's backends (--selftest, --bench). Later it becomes an MPI rank.
+// machine's backends (--selftest, --bench), and one MPI rank of a pool run (--rank).
 #include "bench.h"
 #include "selftest.h"
+#ifdef CLUSTERDESK_HAVE_MPI
+#include "rank.h"
+#endif
 
 #include "clusterdesk/version.h"
 
@@ -22,6 +25,10 @@ const char* kUsage = R"(Usage:
       next to the host's measured SGEMM rate.
   clusterdesk-worker --sgemm
       Prints the host's measured SGEMM rate in GFLOP/s (all threads), for scale.
+  clusterdesk-worker --rank JOB.json
+      One rank of a pool run, started by mpirun (clusterdesk-cli --topology pool:N):
+      clusters its rows of the job's data; rank 0 prints JSON lines on stdout.
+      Needs a build with MPI.
   clusterdesk-worker --help | --version
 )";
 
@@ -43,6 +50,18 @@ int main(int argc, char** argv)
     if (args[0] == "--version") {
         std::cout << "clusterdesk-worker " << CLUSTERDESK_VERSION << " (commit " << CLUSTERDESK_GIT_COMMIT << ")\n";
         return 0;
+    }
+    if (args[0] == "--rank") {
+        if (args.size() != 2) {
+            std::cerr << "clusterdesk-worker: --rank needs exactly one job file\n";
+            return 2;
+        }
+#ifdef CLUSTERDESK_HAVE_MPI
+        return clusterdesk::worker::runRank(args[1], argc, argv);
+#else
+        std::cerr << "clusterdesk-worker: built without MPI, so it cannot be a pool rank (--rank)\n";
+        return 4;
+#endif
     }
     try {
         if (args[0] == "--selftest" && args.size() == 1) return clusterdesk::worker::runSelftest(std::cout) == 0 ? 0 : 1;

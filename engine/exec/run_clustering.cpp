@@ -1,10 +1,10 @@
 #include "run_clustering.h"
 
-#include "../cluster/adaptgrow.h"
-#include "../cluster/lloyd.h"
 #include "../core/error.h"
 #include "kernels/backend_registry.h"
 #include "local_communicator.h"
+#include "pool_launcher.h"
+#include "shard_run.h"
 
 #include <omp.h>
 
@@ -56,6 +56,7 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
 {
     validate(params, data, topology);
     validate(threads);
+    if (topology.pool) return runPool(data, params, topology, threads, control);
     const auto start = std::chrono::steady_clock::now();
     const int shards = static_cast<int>(topology.shards.size());
     const int totalThreads = threads > 0 ? threads : omp_get_num_procs();
@@ -76,14 +77,9 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
             } catch (const kernels::BackendUnavailable& e) {
                 throw DeviceError(e.what());
             }
-            const std::int64_t first = data.rows * rank / shards;
-            const std::int64_t last = data.rows * (rank + 1) / shards;
-            auto resident = backend->upload({data.row(first), last - first, data.cols}, first);
             devices[static_cast<std::size_t>(rank)] = backend->deviceName();
             auto comm = group.member(rank);
-            ShardContext ctx{*backend, *resident, *comm, data.rows, data.cols};
-            ClusterResult result = params.algorithm == Algorithm::KMeans ? runKMeans(ctx, params, control)
-                                                                         : runAdaptGrow(ctx, params, control);
+            ClusterResult result = runShard(data, params, *backend, *comm, control);
             if (rank == 0) report.result = std::move(result);
         } catch (...) {
             {

@@ -1,6 +1,8 @@
 // Runs one clustering job on a topology: shards the rows, starts one thread per shard
 // with its backend and communicator, runs the algorithm on every shard (SPMD) and
 // returns rank 0's result with timing and the hardware it ran on.
+// Pool topologies (pool:N, pool:HOSTFILE) run as MPI processes through runPool
+// (pool_launcher.h).
 #pragma once
 
 #include "../cluster/params.h"

@@ -2,7 +2,10 @@
 
 #include "../core/error.h"
 
+#include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace clusterdesk {
 namespace {
@@ -16,12 +19,42 @@ int parseCount(const std::string& text, const std::string& spec, int max)
     return value;
 }
 
+// Total slots of an OpenMPI hostfile: "host [slots=N] [max_slots=M]" per line, '#'
+// comments; a host without slots= counts one slot per line.
+int hostfileSlots(const std::string& path, const std::string& spec)
+{
+    std::ifstream in(path);
+    if (!in) throw UsageError("bad topology '" + spec + "': cannot read hostfile " + path);
+    long long total = 0;
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        std::istringstream words(line);
+        std::string host, word;
+        if (!(words >> host)) continue;
+        int slots = 1;
+        while (words >> word) {
+            if (word.rfind("slots=", 0) == 0) {
+                slots = parseCount(word.substr(6), spec, 1 << 20);
+                if (slots < 1) throw UsageError(path + ":" + std::to_string(lineNo) + ": slots must be at least 1");
+            }
+        }
+        total += slots;
+        if (total > (1 << 20)) break;
+    }
+    if (total == 0) throw UsageError("bad topology '" + spec + "': hostfile " + path + " lists no hosts");
+    return static_cast<int>(std::min<long long>(total, 1 << 20));
+}
+
 }  // namespace
 
 Topology parseTopology(const std::string& spec)
 {
     constexpr int kMaxShards = 1024;
-    Topology topology{spec, {}};
+    Topology topology;
+    topology.spec = spec;
     if (spec == "host") {
         topology.shards = {"host"};
     } else if (spec.rfind("shards:", 0) == 0) {
@@ -45,8 +78,18 @@ Topology parseTopology(const std::string& spec)
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
+    } else if (spec.rfind("pool:", 0) == 0) {
+        const std::string rest = spec.substr(5);
+        if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");
+        const bool count = rest.find_first_not_of("0123456789") == std::string::npos;
+        const int ranks = count ? parseCount(rest, spec, kMaxShards) : hostfileSlots(rest, spec);
+        if (ranks < 1) throw UsageError("bad topology '" + spec + "': at least one rank is needed");
+        if (ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
+        topology.pool = true;
+        if (!count) topology.hostfile = rest;
+        topology.shards.assign(static_cast<std::size_t>(ranks), "host");
     } else {
-        throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda or cuda:0,1,...)");
+        throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda, cuda:0,1,..., pool:N or pool:HOSTFILE)");
     }
     return topology;
 }

@@ -1,6 +1,6 @@
 // Where a run executes: `host` (one shard, all threads), `shards:N` (N host shards in
 // threads, joined by the local communicator), `cuda` / `cuda:0,1,...` (one shard per
-// local GPU). Later: `pool:HOSTFILE` over MPI.
+// local GPU), `pool:N` / `pool:HOSTFILE` (MPI ranks, see pool_launcher.h).
 #pragma once
 
 #include <string>
@@ -11,6 +11,10 @@ namespace clusterdesk {
 struct Topology {
     std::string spec;                  // as the user wrote it, normalised
     std::vector<std::string> shards;   // backend name per shard: "host", "cuda:0", ...
+    // pool:N (N local MPI ranks) or pool:HOSTFILE (an OpenMPI hostfile; one rank per
+    // slot): processes launched with mpirun, one host shard per rank.
+    bool pool = false;
+    std::string hostfile;              // empty for pool:N
 };
 
 // Throws UsageError naming what is wrong with the spec.

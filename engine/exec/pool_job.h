@@ -1,0 +1,61 @@
+// The job a pool run hands to every clusterdesk-worker rank (a JSON file), and the
+// JSON lines rank 0 prints back: one {"type":"iteration",...} per iteration, then
+// {"type":"result",...}; any rank that fails prints {"type":"error",...}. Both sides
+// use these functions, so the protocol lives in one place.
+#pragma once
+
+#include "../cluster/params.h"
+#include "../data/dataset.h"
+
+#include <optional>
+#include <string>
+
+namespace clusterdesk {
+
+struct PoolJob {
+    // Where every rank gets the data: a file (loaded with layout/window) or a demo spec.
+    std::string dataPath;
+    std::optional<Layout> layout;
+    int returnWindow = 0;
+    std::string demoSpec;
+    std::string expectedHash;  // the launcher's Dataset::contentHash(); empty = not checked
+    KMeansParams params;
+    int threadsPerRank = 0;    // 0: the node's cores divided among the ranks on it
+};
+
+// The job for `data`: a demo when data.source names no existing file (demo sources
+// are canonical specs), else the file with the layout it was loaded as (and, for
+// prices and ticks, the window = its column count). The content hash travels along,
+// so a rank that loads something else fails instead of clustering it.
+PoolJob poolJobFor(const Dataset& data, const KMeansParams& params, int threadsPerRank);
+
+std::string poolJobToJson(const PoolJob& job);
+// Throws UsageError naming what is missing or malformed.
+PoolJob poolJobFromJson(const std::string& text);
+
+// Loads or generates the job's dataset (throws what loadDataset/makeDemo throw).
+Dataset loadPoolData(const PoolJob& job);
+
+// --- rank 0's progress lines ---------------------------------------------------------
+std::string iterationLine(const IterationStats& stats);
+std::string resultLine(const ClusterResult& result);
+// kind: "usage", "data", "device" or "error"; file/line/column locate a data error.
+std::string errorLine(int rank, const std::string& kind, const std::string& message, const std::string& file = {},
+                      std::int64_t line = 0, std::int64_t column = 0);
+
+struct PoolMessage {
+    enum class Type { Iteration, Result, Error, Other } type = Type::Other;
+    IterationStats iteration;
+    ClusterResult result;
+    int rank = -1;
+    std::string kind;
+    std::string message;
+    std::string file;
+    std::int64_t line = 0;
+    std::int64_t column = 0;
+};
+
+// Parses one line; lines that are not JSON objects of a known type give Type::Other.
+PoolMessage parsePoolLine(const std::string& line);
+
+}  // namespace clusterdesk
