@@ -385,6 +385,27 @@ private:
         else searchBlocked<64>(shard, centroids, k, mode, rows, output);
     }
 
+    // Where a search reads its rows and writes besides labels and distances.
+    struct Targets {
+        Index count;
+        const Index* rowIndex;  // null: rows 0..count-1
+        float* upper;
+        float* lower;
+        bool keep;
+        int labelOffset;
+    };
+
+    static Targets targets(HostShard& shard, std::span<const Index> rows, SearchOutput output)
+    {
+        const bool keep = output.keepNearerFrom >= 0;
+        return {rows.empty() ? shard.rowCount : static_cast<Index>(rows.size()),
+                rows.empty() ? nullptr : rows.data(),
+                output.bounds ? shard.upper.data() : nullptr,
+                output.bounds ? shard.lower.data() : nullptr,
+                keep,
+                keep ? output.keepNearerFrom : 0};
+    }
+
     // Few dimensions: rows side by side in SIMD lanes (TileNearestT).
     static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                             std::span<const Index> rows, SearchOutput output)
@@ -392,25 +413,21 @@ private:
         constexpr int kLanes = 16;
         constexpr int kStep = 8;
         const Index d = shard.colCount;
-        const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
-        const Index calls = (count + kLanes - 1) / kLanes;
-        const Index* rowIndex = rows.empty() ? nullptr : rows.data();
-        float* upper = output.bounds ? shard.upper.data() : nullptr;
-        float* lower = output.bounds ? shard.lower.data() : nullptr;
-        const bool keep = output.keepNearerFrom >= 0;
-        const int labelOffset = keep ? output.keepNearerFrom : 0;
+        const Targets t = targets(shard, rows, output);
+        const Index calls = (t.count + kLanes - 1) / kLanes;
         if (mode == Mode::Exact) {
             forEachRow(calls, detail::TileNearestT<kLanes, kStep, true>{shard.data, d, centroids.data(), nullptr, nullptr, k,
-                                                                        count, shard.labels.data(), shard.dist.data(),
-                                                                        rowIndex, upper, lower, 0.f, keep, labelOffset});
+                                                                        t.count, shard.labels.data(), shard.dist.data(),
+                                                                        t.rowIndex, t.upper, t.lower, 0.f, t.keep,
+                                                                        t.labelOffset});
             return;
         }
         ensureNorms(shard);
         const std::vector<float> centroidNorms = squaredNorms(centroids, d);
         forEachRow(calls, detail::TileNearestT<kLanes, kStep, false>{shard.data, d, centroids.data(), centroidNorms.data(),
-                                                                     shard.norms.data(), k, count, shard.labels.data(),
-                                                                     shard.dist.data(), rowIndex, upper, lower,
-                                                                     maxOf(centroidNorms), keep, labelOffset});
+                                                                     shard.norms.data(), k, t.count, shard.labels.data(),
+                                                                     shard.dist.data(), t.rowIndex, t.upper, t.lower,
+                                                                     maxOf(centroidNorms), t.keep, t.labelOffset});
     }
 
     template <int Lanes>
@@ -423,26 +440,21 @@ private:
         std::vector<float> transposed(static_cast<std::size_t>(kPadded * d), 0.f);
         for (int c = 0; c < k; ++c)
             for (Index j = 0; j < d; ++j) transposed[j * kPadded + c] = centroids[c * d + j];
-        const Index count = rows.empty() ? shard.rowCount : static_cast<Index>(rows.size());
-        const Index calls = (count + kRows - 1) / kRows;
-        const Index* rowIndex = rows.empty() ? nullptr : rows.data();
-        float* upper = output.bounds ? shard.upper.data() : nullptr;
-        float* lower = output.bounds ? shard.lower.data() : nullptr;
-        const bool keep = output.keepNearerFrom >= 0;
-        const int labelOffset = keep ? output.keepNearerFrom : 0;
+        const Targets t = targets(shard, rows, output);
+        const Index calls = (t.count + kRows - 1) / kRows;
         if (mode == Mode::Exact) {
-            forEachRow(calls, detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
-                                                                  shard.labels.data(), shard.dist.data(), rowIndex,
-                                                                  upper, lower, nullptr, nullptr, 0.f, keep,
-                                                                  labelOffset});
+            forEachRow(calls, detail::ExactNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, t.count,
+                                                                  shard.labels.data(), shard.dist.data(), t.rowIndex,
+                                                                  t.upper, t.lower, nullptr, nullptr, 0.f, t.keep,
+                                                                  t.labelOffset});
             return;
         }
         ensureNorms(shard);
         const std::vector<float> centroidNorms = squaredNorms(centroids, d, static_cast<std::size_t>(kPadded));
-        forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, count,
-                                                             shard.labels.data(), shard.dist.data(), rowIndex, upper, lower,
-                                                             centroidNorms.data(), shard.norms.data(),
-                                                             maxOf(centroidNorms), keep, labelOffset});
+        forEachRow(calls, detail::FastNearestT<Lanes, kRows>{shard.data, d, transposed.data(), k, kPadded, t.count,
+                                                             shard.labels.data(), shard.dist.data(), t.rowIndex, t.upper,
+                                                             t.lower, centroidNorms.data(), shard.norms.data(),
+                                                             maxOf(centroidNorms), t.keep, t.labelOffset});
     }
 
     // Rows whose needsSearch flag is set, in increasing order: among all rows (among ==
