@@ -25,11 +25,8 @@ inline RowRange shardRows(std::int64_t rows, int rank, int size)
     return {rows * rank / size, rows * (rank + 1) / size};
 }
 
-// k-means or AdaptGrow, as params.algorithm says, on one shard.
-ClusterResult runAlgorithm(ShardContext& ctx, const KMeansParams& params, const RunControl& control);
-
 // Uploads this rank's rows of `data` (shardRows(data.rows, comm.rank(), comm.size()))
-// to `backend` and runs the algorithm through `comm`. Every rank gets the result;
+// to `backend` and runs k-means or AdaptGrow (params.algorithm) through `comm`. Every rank gets the result;
 // labels are gathered on every rank.
 ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels::Backend& backend, Communicator& comm,
                        const RunControl& control);
