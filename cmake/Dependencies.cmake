@@ -18,6 +18,15 @@ if(NOT OpenSSL_FOUND OR NOT nlohmann_json_FOUND)
   message(WARNING "OpenSSL or nlohmann-json not found: building only the kernels and clusterdesk-worker")
 endif()
 
+# The run store (engine/store) needs SQLite's C library and zlib; without them the
+# engine builds without the store, and clusterdesk-cli (which records every run) is not built.
+find_package(SQLite3 QUIET)
+find_package(ZLIB QUIET)
+set(CLUSTERDESK_STORE_ENABLED OFF)
+if(CLUSTERDESK_ENGINE_ENABLED AND SQLite3_FOUND AND ZLIB_FOUND)
+  set(CLUSTERDESK_STORE_ENABLED ON)
+endif()
+
 find_package(OpenBLAS CONFIG QUIET)
 if(OpenBLAS_FOUND)
   add_library(clusterdesk_blas INTERFACE)
@@ -53,6 +62,7 @@ endif()
 
 if(CLUSTERDESK_WITH_QT)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport WebSockets Test)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Svg)  # plots export SVG (ui/plots)
   find_package(QCustomPlotQt6 REQUIRED)
   find_package(SQLite3 REQUIRED)
 endif()

@@ -6,12 +6,12 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libsqlite3-dev sqlite3 libopenblas-dev nlohmann-json3-dev libssl-dev
+  libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
 )
 if [[ "${1:-}" != "--no-gui" ]]; then
-  packages+=(qt6-base-dev qt6-websockets-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  packages+=(qt6-base-dev qt6-websockets-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
              libgl-dev xvfb xauth)
 fi
 

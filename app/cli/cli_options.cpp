@@ -2,10 +2,12 @@
 
 #include "engine/core/error.h"
 #include "engine/exec/run_clustering.h"
+#include "engine/store/store_path.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 
 namespace clusterdesk::cli {
 namespace {
@@ -45,9 +47,11 @@ std::string usageText()
 {
     return R"(Usage:
   clusterdesk-cli run (--data PATH | --demo NAME[:k=v,...]) [options]
+  clusterdesk-cli runs COMMAND [--db PATH] ...
   clusterdesk-cli --help | --version
 
-Clusters the rows of a dataset and prints a summary.
+Clusters the rows of a dataset and prints a summary. Every run is recorded in the
+run store (see "Runs" below) unless --no-record is given.
 
 Data:
   --data PATH             CSV/TSV matrix, wide prices CSV, long ticks CSV or .npy
@@ -66,6 +70,8 @@ Algorithm:
   --init I                kmeans++ | kmeans|| (default kmeans++)
   --init-centroids PATH   start from these centroids (CSV or .npy; k rows for kmeans,
                           k0 rows for adaptgrow)
+  --warm-start ID         start from the final centroids of a recorded run (lineage
+                          records the warm start)
   --max-iter N            Lloyd iterations at most (default 100)
   --tol X                 stop when the relative inertia change is below X (default 1e-4)
   --seed N                random seed (default 1)
@@ -85,10 +91,42 @@ Output:
   --labels-out PATH       one label per line, in row order
   --centroids-out PATH    CSV with one centroid per line
   --verbose               one line per iteration on stderr
+  --db PATH               record into this run store (default below)
+  --no-record             do not record the run
 
-Exit codes: 0 success, 2 usage error, 3 bad input data, 4 engine or device error,
-130 cancelled (Ctrl-C).
+Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
+  runs list [--json] [--status S] [--filter TEXT] [--sort started|ended|algorithm|
+            status|energy|duration] [--asc] [--limit N] [--deleted]
+  runs show ID [--json]   everything recorded about a run, with its lineage
+  runs rerun ID [--topology T] [--threads N]
+                          runs it again from its record; exact mode must reproduce
+                          the labels bit for bit (exit 1 otherwise), fast mode
+                          reports the ARI against the stored labels
+  runs diff ID ID         parameters, topology, metrics, and the ARI of the labels
+  runs verify             recomputes the hash chain, names the first edited record
+  runs export ID --out DIR  run.json, labels.csv, centroids.csv, iterations.csv,
+                          telemetry.csv
+  runs delete ID          hides a run (its record stays in the hash chain)
+  runs gc                 removes the stored labels and centroids of deleted runs
+The store is $CLUSTERDESK_DB if set, else $XDG_DATA_HOME/clusterdesk/runs.sqlite,
+else ~/.local/share/clusterdesk/runs.sqlite; the GUI uses the same file.
+
+Exit codes: 0 success, 1 a check failed (runs verify, runs rerun), 2 usage error,
+3 bad input data, 4 engine, device or run store error, 130 cancelled (Ctrl-C).
 )";
+}
+
+std::string storePath(const std::string& dbOption)
+{
+    return dbOption.empty() ? store::defaultStorePath().string() : dbOption;
+}
+
+std::string existingStorePath(const std::string& dbOption)
+{
+    const std::string path = storePath(dbOption);
+    if (!std::filesystem::exists(path))
+        throw UsageError("no run store at " + path + " (clusterdesk-cli run records runs there; --db PATH names another)");
+    return path;
 }
 
 RunOptions parseRunOptions(const std::vector<std::string>& args)
@@ -123,6 +161,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--init")
             o.params.init = parseChoice<InitMethod>(option, value(), {{"kmeans++", InitMethod::KMeansPlusPlus}, {"kmeans||", InitMethod::KMeansParallel}});
         else if (option == "--init-centroids") o.initCentroidsPath = value();
+        else if (option == "--warm-start") o.warmStartRun = value();
         else if (option == "--max-iter") o.params.maxIterations = parsePositive(option, value());
         else if (option == "--tol") {
             o.params.tolerance = parseNumber<double>(option, value());
@@ -141,6 +180,8 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--labels-out") o.labelsPath = value();
         else if (option == "--centroids-out") o.centroidsPath = value();
         else if (option == "--verbose") o.verbose = true;
+        else if (option == "--db") o.dbPath = value();
+        else if (option == "--no-record") o.record = false;
         else throw UsageError("unknown option '" + option + "' (see clusterdesk-cli --help)");
     }
     if (o.dataPath.empty() == o.demoSpec.empty()) throw UsageError("give exactly one of --data PATH or --demo SPEC");
@@ -154,8 +195,11 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");
     if (!kmeans && given("--k"))
         throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k between --k0 and --kmax");
-    if (!o.initCentroidsPath.empty()) {
-        if (given("--init")) throw UsageError("give --init or --init-centroids, not both");
+    if (!o.record && given("--db") && o.warmStartRun.empty())
+        throw UsageError("--db names where to record; it makes no sense with --no-record");
+    if (!o.initCentroidsPath.empty() || !o.warmStartRun.empty()) {
+        if (given("--init") + !o.initCentroidsPath.empty() + !o.warmStartRun.empty() > 1)
+            throw UsageError("give one of --init, --init-centroids and --warm-start");
         o.params.init = InitMethod::Given;
     }
     return o;

@@ -16,6 +16,7 @@ struct RunOptions {
     LoadOptions load;                    // --layout, --window
     KMeansParams params;
     std::string initCentroidsPath;       // --init-centroids
+    std::string warmStartRun;            // --warm-start: a recorded run (id or prefix) whose final centroids start this one
     bool kGiven = false;                 // --k was given (checked against the centroid file)
     bool kMaxGiven = false;              // --kmax was given (else capped at the row count)
     bool k0Given = false;                // --k0 was given (else capped at kmax)
@@ -25,7 +26,16 @@ struct RunOptions {
     std::string labelsPath;              // --labels-out
     std::string centroidsPath;           // --centroids-out
     bool verbose = false;                // --verbose: one line per iteration on stderr
+    std::string dbPath;                  // --db: the run store (empty: store::defaultStorePath())
+    bool record = true;                  // --no-record: do not record the run in the store
+    std::string expectedDatasetHash;     // a re-run: the data must still hash to this
 };
+
+// --db PATH given to any command, or the default store (store_path.h).
+std::string storePath(const std::string& dbOption);
+// The same, for commands that only read what was recorded: UsageError when the file
+// does not exist (rather than creating an empty store at a mistyped path).
+std::string existingStorePath(const std::string& dbOption);
 
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);

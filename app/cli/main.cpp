@@ -1,7 +1,9 @@
 // clusterdesk-cli: the headless front end. Exit codes: 0 success, 2 usage error,
-// 3 bad input data, 4 engine or device error, 130 cancelled.
+// 3 bad input data, 4 engine, device or run store error, 130 cancelled; 1 when a
+// check failed (runs verify, runs rerun).
 #include "cli_options.h"
 #include "run_command.h"
+#include "runs_command.h"
 
 #include "clusterdesk/version.h"
 #include "engine/core/error.h"
@@ -23,6 +25,7 @@ int main(int argc, char** argv)
         std::cout << "clusterdesk-cli " << CLUSTERDESK_VERSION << " (commit " << CLUSTERDESK_GIT_COMMIT << ")\n";
         return 0;
     }
+    if (args[0] == "runs") return cli::runsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] != "run") {
         std::cerr << "clusterdesk-cli: unknown command '" << args[0] << "' (see clusterdesk-cli --help)\n";
         return cli::kExitUsage;

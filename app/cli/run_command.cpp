@@ -8,6 +8,9 @@
 #include "engine/exec/run_clustering.h"
 #include "engine/exec/run_summary.h"
 #include "engine/telemetry/power_sampler.h"
+#include "run_recorder.h"
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <csignal>
@@ -91,6 +94,25 @@ void loadInitialCentroids(RunOptions& options, std::int64_t cols)
     options.params.initialCentroids = centroids.values;
 }
 
+// --warm-start: the final centroids of a recorded run; returns the lineage edge from it.
+store::LineageEdge warmStart(RunOptions& options, std::int64_t cols)
+{
+    store::RunStore runStore(existingStorePath(options.dbPath));
+    const store::RunRecord from = runStore.loadRun(runStore.resolveId(options.warmStartRun));
+    const std::string name = "run " + from.info.id;
+    if (from.centroids.empty())
+        throw UsageError(name + " has no stored centroids (" + store::toString(from.info.status) +
+                         (from.artifactsCollected ? ", removed by runs gc" : "") + ")");
+    if (from.cols != cols)
+        throw UsageError(name + " has centroids of " + std::to_string(from.cols) + " columns but the data has " + std::to_string(cols));
+    if (options.kGiven && from.k != options.params.k)
+        throw UsageError(name + " has " + std::to_string(from.k) + " centroids but --k is " + std::to_string(options.params.k));
+    int& k = options.params.algorithm == Algorithm::KMeans ? options.params.k : options.params.k0;
+    k = from.k;
+    options.params.initialCentroids = from.centroids;
+    return {"run", from.info.id, "run", "", "warm_start", ""};
+}
+
 // Output files are created before the run, so a bad path fails in a second, not
 // after an hour of clustering.
 struct Outputs {
@@ -104,14 +126,39 @@ struct Outputs {
     }
 };
 
-int execute(RunOptions& options)
+// The exception's class decides how the record ends: a cancel is not a failure.
+store::RunStatus statusOf(const std::exception& e)
+{
+    return dynamic_cast<const Cancelled*>(&e) ? store::RunStatus::Cancelled : store::RunStatus::Failed;
+}
+
+std::string withRunId(const std::string& summaryJson, const std::string& runId)
+{
+    if (runId.empty()) return summaryJson;
+    nlohmann::json summary = nlohmann::json::parse(summaryJson);
+    summary["run_id"] = runId;
+    return summary.dump(2);
+}
+
+}  // namespace
+
+ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents)
 {
     const Topology topology = parseTopology(options.topology);
     Outputs outputs(options);
+    // Opened before the data loads, so a bad --db fails in a second.
+    std::optional<store::RunStore> runStore;
+    if (options.record) runStore.emplace(storePath(options.dbPath));
     const Dataset data = options.demoSpec.empty() ? loadDataset(options.dataPath, options.load) : makeDemo(options.demoSpec);
+    if (!options.expectedDatasetHash.empty() && data.contentHash() != options.expectedDatasetHash)
+        throw DataError(data.source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
+                                               "..., now " + data.contentHash().substr(0, 12) + "...)");
     if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data.cols);
+    if (!options.warmStartRun.empty()) parents.push_back(warmStart(options, data.cols));
     if (!options.kMaxGiven) options.params.kMax = static_cast<int>(std::min<std::int64_t>(options.params.kMax, data.rows));
     if (!options.k0Given) options.params.k0 = std::min(options.params.k0, options.params.kMax);
+    // Usage errors surface before the run is recorded; what fails after is recorded.
+    validate(options.params, data, topology);
 
     RunControl control;
     control.cancel = &g_cancel;
@@ -122,50 +169,50 @@ int execute(RunOptions& options)
                          s.reduceMs, s.event.empty() ? "" : "  ", s.event.c_str());
         };
     }
+    std::optional<RunRecorder> recorder;
+    if (runStore) recorder.emplace(*runStore, options, data, parents);
     // Discovery (loading NVML, reading sysfs) happens before the run, so the samples
     // cover the clustering only; the destructor joins the thread if the run throws.
     PowerSampler power;
     std::signal(SIGINT, onInterrupt);
-    power.start();
-    const RunReport report = runClustering(data, options.params, topology, options.threads, control);
-    power.stop();
+    RunReport report;
+    try {
+        power.start();
+        report = runClustering(data, options.params, topology, options.threads, control);
+        power.stop();
+    } catch (const std::exception& e) {
+        std::signal(SIGINT, SIG_DFL);
+        if (recorder) recorder->fail(statusOf(e), e.what());
+        throw;
+    }
     std::signal(SIGINT, SIG_DFL);
 
     const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB(), power.summary()};
+    ExecutedRun executed;
+    if (recorder) {
+        recorder->complete(summary, power);
+        executed.runId = recorder->runId();
+    }
     if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
     if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
     if (options.jsonPath == "-") {
-        std::cout << runSummaryJson(summary) << '\n';
+        std::cout << withRunId(runSummaryJson(summary), executed.runId) << '\n';
     } else {
-        if (outputs.json) *outputs.json << runSummaryJson(summary) << '\n';
+        if (outputs.json) *outputs.json << withRunId(runSummaryJson(summary), executed.runId) << '\n';
         std::cout << runSummaryText(summary);
+        if (!executed.runId.empty()) std::cout << "recorded  run " << executed.runId << " in " << runStore->path() << '\n';
     }
-    return report.result.cancelled ? kExitCancelled : kExitOk;
+    executed.labels = std::move(report.result.labels);
+    executed.cancelled = report.result.cancelled;
+    return executed;
 }
-
-}  // namespace
 
 int runCommand(const std::vector<std::string>& args)
 {
-    try {
+    return exitCodeOf([&] {
         RunOptions options = parseRunOptions(args);
-        return execute(options);
-    } catch (const UsageError& e) {
-        std::cerr << "clusterdesk-cli: " << e.what() << '\n';
-        return kExitUsage;
-    } catch (const DataError& e) {
-        std::cerr << "clusterdesk-cli: bad input data: " << e.what() << '\n';
-        return kExitData;
-    } catch (const Cancelled& e) {
-        std::cerr << "clusterdesk-cli: cancelled: " << e.what() << '\n';
-        return kExitCancelled;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "clusterdesk-cli: engine error: out of memory\n";
-        return kExitEngine;
-    } catch (const std::exception& e) {
-        std::cerr << "clusterdesk-cli: engine error: " << e.what() << '\n';
-        return kExitEngine;
-    }
+        return executeRun(options).cancelled ? kExitCancelled : kExitOk;
+    });
 }
 
 }  // namespace clusterdesk::cli

@@ -1,0 +1,197 @@
+#include "runs_command.h"
+
+#include "cli_errors.h"
+#include "cli_options.h"
+#include "runs_diff.h"
+#include "runs_export.h"
+#include "runs_rerun.h"
+#include "runs_view.h"
+
+#include "engine/core/error.h"
+#include "engine/store/run_store.h"
+
+#include <charconv>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace clusterdesk::cli {
+namespace {
+
+// A subcommand's arguments: positionals, options with a value, and flags. Anything
+// else is refused naming it.
+struct Arguments {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> values;
+    std::set<std::string> flags;
+
+    std::string value(const std::string& option) const
+    {
+        const auto found = values.find(option);
+        return found == values.end() ? "" : found->second;
+    }
+    bool has(const std::string& option) const { return values.count(option) || flags.count(option); }
+};
+
+Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t positionals,
+                         std::set<std::string> valueOptions, const std::set<std::string>& flagOptions)
+{
+    valueOptions.insert("--db");
+    Arguments parsed;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (valueOptions.count(arg)) {
+            if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
+            parsed.values[arg] = args[++i];
+        } else if (flagOptions.count(arg)) {
+            parsed.flags.insert(arg);
+        } else if (arg.rfind("--", 0) == 0) {
+            throw UsageError("runs " + command + ": unknown option '" + arg + "' (see clusterdesk-cli --help)");
+        } else {
+            parsed.positional.push_back(arg);
+        }
+    }
+    if (parsed.positional.size() != positionals)
+        throw UsageError("runs " + command + " takes " + std::to_string(positionals) + (positionals == 1 ? " run id" : " run ids") +
+                         " (got " + std::to_string(parsed.positional.size()) + ")");
+    return parsed;
+}
+
+int parseCount(const std::string& option, const std::string& text)
+{
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 1)
+        throw UsageError("option " + option + ": '" + text + "' is not a positive whole number");
+    return value;
+}
+
+store::RunSort parseSort(const std::string& text)
+{
+    static const std::map<std::string, store::RunSort> keys = {
+        {"started", store::RunSort::Started}, {"ended", store::RunSort::Ended},   {"algorithm", store::RunSort::Algorithm},
+        {"status", store::RunSort::Status},   {"energy", store::RunSort::Energy}, {"duration", store::RunSort::Duration}};
+    const auto found = keys.find(text);
+    if (found == keys.end()) throw UsageError("option --sort: '" + text + "' is not one of started, ended, algorithm, status, energy, duration");
+    return found->second;
+}
+
+int list(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("list", args, 0, {"--status", "--filter", "--sort", "--limit"}, {"--json", "--asc", "--deleted"});
+    store::RunFilter filter;
+    filter.text = a.value("--filter");
+    if (a.has("--status")) {
+        filter.status = store::parseRunStatus(a.value("--status"));
+        if (!filter.status) throw UsageError("option --status: '" + a.value("--status") + "' is not one of running, ok, failed, cancelled");
+    }
+    if (a.has("--sort")) filter.sort = parseSort(a.value("--sort"));
+    filter.descending = !a.has("--asc");
+    if (a.has("--limit")) filter.limit = parseCount("--limit", a.value("--limit"));
+    filter.includeDeleted = a.has("--deleted");
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const std::vector<store::RunInfo> runs = runStore.listRuns(filter);
+    if (a.has("--json")) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const store::RunInfo& run : runs) out.push_back(runInfoJson(run));
+        std::cout << out.dump(2) << '\n';
+    } else {
+        std::cout << runListText(runs);
+    }
+    return kExitOk;
+}
+
+int show(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("show", args, 1, {}, {"--json"});
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const store::RunRecord record = runStore.loadRun(runStore.resolveId(a.positional[0]));
+    std::cout << (a.has("--json") ? runRecordJson(record).dump(2) + "\n" : runShowText(record));
+    return kExitOk;
+}
+
+int diff(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("diff", args, 2, {}, {});
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const store::RunRecord first = runStore.loadRun(runStore.resolveId(a.positional[0]));
+    const store::RunRecord second = runStore.loadRun(runStore.resolveId(a.positional[1]));
+    std::cout << runDiffText(first, second);
+    return kExitOk;
+}
+
+int verify(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("verify", args, 0, {}, {});
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const store::VerifyReport report = runStore.verify();
+    if (!report.ok) {
+        std::cout << "verify    FAILED in " << runStore.path() << ": " << report.problem << '\n';
+        return kExitCheckFailed;
+    }
+    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore.path() << " match\n";
+    return kExitOk;
+}
+
+int exportCommand(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("export", args, 1, {"--out"}, {});
+    if (a.value("--out").empty()) throw UsageError("runs export needs --out DIR");
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const store::RunRecord record = runStore.loadRun(runStore.resolveId(a.positional[0]));
+    for (const auto& file : exportRun(record, a.value("--out"))) std::cout << "wrote     " << file.string() << '\n';
+    return kExitOk;
+}
+
+int remove(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("delete", args, 1, {}, {});
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const std::string id = runStore.resolveId(a.positional[0]);
+    runStore.deleteRun(id);
+    std::cout << "deleted   run " << id << " (its record stays in the hash chain; runs gc removes its labels and centroids)\n";
+    return kExitOk;
+}
+
+int gc(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("gc", args, 0, {}, {});
+    store::RunStore runStore(existingStorePath(a.value("--db")));
+    const store::GcReport report = runStore.collectGarbage();
+    std::cout << "gc        removed the artifacts of " << report.runs << " deleted run" << (report.runs == 1 ? "" : "s") << " ("
+              << report.bytes << " bytes)\n";
+    return kExitOk;
+}
+
+int rerun(const std::vector<std::string>& args)
+{
+    const Arguments a = parseArguments("rerun", args, 1, {"--topology", "--threads"}, {});
+    RerunOptions options;
+    options.dbPath = a.value("--db");
+    options.runId = a.positional[0];
+    options.topology = a.value("--topology");
+    if (a.has("--threads")) options.threads = parseCount("--threads", a.value("--threads"));
+    return rerunCommand(options);
+}
+
+}  // namespace
+
+int runsCommand(const std::vector<std::string>& args)
+{
+    return exitCodeOf([&] {
+        static const std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
+            {"list", list},     {"show", show},     {"diff", diff},     {"verify", verify},
+            {"export", exportCommand}, {"delete", remove}, {"gc", gc}, {"rerun", rerun}};
+        if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+            std::cout << usageText();
+            return kExitOk;
+        }
+        if (args.empty()) throw UsageError("runs needs a command: list, show, rerun, diff, verify, export, delete or gc");
+        const auto found = commands.find(args[0]);
+        if (found == commands.end())
+            throw UsageError("unknown runs command '" + args[0] + "' (list, show, rerun, diff, verify, export, delete, gc)");
+        return found->second(std::vector<std::string>(args.begin() + 1, args.end()));
+    });
+}
+
+}  // namespace clusterdesk::cli

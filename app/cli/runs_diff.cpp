@@ -1,0 +1,72 @@
+#include "runs_diff.h"
+
+#include "runs_view.h"
+
+#include "engine/cluster/metrics.h"
+
+#include <cstdio>
+#include <set>
+
+namespace clusterdesk::cli {
+namespace {
+
+std::string show(const nlohmann::json& value)
+{
+    if (value.is_null()) return "(none)";
+    if (value.is_string()) return value.get<std::string>();
+    return value.dump();
+}
+
+// One line per key whose values differ, keys in sorted order.
+void diffObjects(std::string& text, const std::string& section, const nlohmann::json& a, const nlohmann::json& b, int& differences)
+{
+    std::set<std::string> keys;
+    for (const auto& [key, value] : a.items()) keys.insert(key);
+    for (const auto& [key, value] : b.items()) keys.insert(key);
+    for (const std::string& key : keys) {
+        const nlohmann::json va = a.contains(key) ? a[key] : nlohmann::json();
+        const nlohmann::json vb = b.contains(key) ? b[key] : nlohmann::json();
+        if (va == vb) continue;
+        ++differences;
+        char line[1024];
+        std::snprintf(line, sizeof line, "  %-10s %-22s %-30s %s\n", section.c_str(), key.c_str(), show(va).c_str(), show(vb).c_str());
+        text += line;
+    }
+}
+
+}  // namespace
+
+std::string runDiffText(const store::RunRecord& a, const store::RunRecord& b)
+{
+    std::string text = "run A  " + a.info.id + "  (" + a.info.startedAt + ")\nrun B  " + b.info.id + "  (" + b.info.startedAt + ")\n";
+    nlohmann::json ja = runInfoJson(a.info);
+    nlohmann::json jb = runInfoJson(b.info);
+    int differences = 0;
+    char header[256];
+    std::snprintf(header, sizeof header, "  %-10s %-22s %-30s %s\n", "", "", "A", "B");
+    text += header;
+    nlohmann::json runA, runB;
+    for (const char* key : {"status", "failure", "dataset_hash", "dataset_source", "topology", "threads", "backend", "devices",
+                            "engine_version", "git_commit", "host", "energy_j", "energy_source"}) {
+        if (ja.contains(key)) runA[key] = ja[key];
+        if (jb.contains(key)) runB[key] = jb[key];
+    }
+    diffObjects(text, "run", runA, runB, differences);
+    diffObjects(text, "params", ja["params"], jb["params"], differences);
+    diffObjects(text, "metrics", ja["metrics"], jb["metrics"], differences);
+    if (differences == 0) text += "  (parameters, topology and metrics are the same)\n";
+    if (a.labels.empty() || b.labels.empty()) {
+        text += "labels    not stored for both runs (deleted and collected, or the run did not finish)\n";
+    } else if (a.labels.size() != b.labels.size()) {
+        text += "labels    different row counts (" + std::to_string(a.labels.size()) + " vs " + std::to_string(b.labels.size()) +
+                "): not comparable\n";
+    } else {
+        char line[128];
+        std::snprintf(line, sizeof line, "labels    ARI %.6f%s\n", adjustedRandIndex(a.labels, b.labels),
+                      a.labels == b.labels ? " (identical, bit for bit)" : "");
+        text += line;
+    }
+    return text;
+}
+
+}  // namespace clusterdesk::cli

@@ -1,0 +1,82 @@
+#include "runs_export.h"
+
+#include "runs_view.h"
+
+#include "engine/core/error.h"
+
+#include <cstdio>
+#include <fstream>
+
+namespace clusterdesk::cli {
+namespace {
+
+// Text cells of a CSV: quoted when they hold a separator, a quote or a line break.
+std::string csvCell(const std::string& text)
+{
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string number(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+void writeFile(const std::filesystem::path& path, const std::string& content, std::vector<std::filesystem::path>& written)
+{
+    std::ofstream out(path);
+    out << content;
+    out.close();
+    if (!out) throw UsageError("cannot write " + path.string());
+    written.push_back(path);
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message());
+    std::vector<std::filesystem::path> written;
+    writeFile(dir / "run.json", runRecordJson(record).dump(2) + "\n", written);
+    if (!record.labels.empty()) {
+        std::string text = "row,label\n";
+        for (std::size_t i = 0; i < record.labels.size(); ++i) text += std::to_string(i) + "," + std::to_string(record.labels[i]) + "\n";
+        writeFile(dir / "labels.csv", text, written);
+    }
+    if (!record.centroids.empty()) {
+        std::string text;
+        char cell[32];
+        for (int c = 0; c < record.k; ++c) {
+            for (std::int64_t j = 0; j < record.cols; ++j) {
+                std::snprintf(cell, sizeof cell, "%.9g", static_cast<double>(record.centroids[static_cast<std::size_t>(c * record.cols + j)]));
+                if (j > 0) text += ',';
+                text += cell;
+            }
+            text += "\n";
+        }
+        writeFile(dir / "centroids.csv", text, written);
+    }
+    if (!record.iterations.empty()) {
+        std::string text = "iteration,round,k,inertia,assign_ms,update_ms,reduce_ms,rows_searched,event\n";
+        for (const IterationStats& s : record.iterations)
+            text += std::to_string(s.iteration) + ',' + std::to_string(s.round) + ',' + std::to_string(s.k) + ',' + number(s.inertia) + ',' +
+                    number(s.assignMs) + ',' + number(s.updateMs) + ',' + number(s.reduceMs) + ',' + std::to_string(s.rowsSearched) + ',' +
+                    csvCell(s.event) + '\n';
+        writeFile(dir / "iterations.csv", text, written);
+    }
+    if (!record.telemetry.empty()) {
+        std::string text = "seconds,device,watts,kind\n";
+        for (const store::TelemetrySample& t : record.telemetry)
+            text += number(t.seconds) + ',' + csvCell(t.device) + ',' + number(t.watts) + ',' + t.kind + '\n';
+        writeFile(dir / "telemetry.csv", text, written);
+    }
+    return written;
+}
+
+}  // namespace clusterdesk::cli

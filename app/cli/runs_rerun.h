@@ -1,0 +1,21 @@
+// `runs rerun ID`: runs a recorded run again from its record (same data, checked by
+// its content hash; same parameters, seed and topology unless overridden) and
+// records the new run with a `rerun` edge from the old one.
+#pragma once
+
+#include <string>
+
+namespace clusterdesk::cli {
+
+struct RerunOptions {
+    std::string dbPath;
+    std::string runId;     // id or unique prefix
+    std::string topology;  // empty: the recorded one ("what if on another topology")
+    int threads = -1;      // -1: the recorded count
+};
+
+// Exact mode: exit 0 and "labels identical to run X (bit for bit)", or exit 1 naming how
+// many rows differ. Fast mode: prints the ARI against the stored labels, exit 0.
+int rerunCommand(const RerunOptions& options);
+
+}  // namespace clusterdesk::cli

@@ -1,0 +1,144 @@
+#include "runs_view.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace clusterdesk::cli {
+namespace {
+
+nlohmann::json parsedOrEmpty(const std::string& json)
+{
+    nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+    return parsed.is_discarded() ? nlohmann::json::object() : parsed;
+}
+
+std::string metric(const nlohmann::json& metrics, const char* key, const char* format)
+{
+    if (!metrics.contains(key) || !metrics[key].is_number()) return "-";
+    char text[64];
+    std::snprintf(text, sizeof text, format, metrics[key].get<double>());
+    return text;
+}
+
+nlohmann::json edgeJson(const store::LineageEdge& e)
+{
+    return {{"src_kind", e.srcKind}, {"src", e.src}, {"dst_kind", e.dstKind}, {"dst", e.dst}, {"relation", e.relation},
+            {"created_at", e.createdAt}};
+}
+
+}  // namespace
+
+std::string shortId(const std::string& id)
+{
+    return id.substr(0, 8);
+}
+
+nlohmann::json runInfoJson(const store::RunInfo& r)
+{
+    nlohmann::json j = {{"id", r.id},
+                        {"status", store::toString(r.status)},
+                        {"dataset_hash", r.datasetHash},
+                        {"dataset_source", r.datasetSource},
+                        {"dataset_kind", r.demo ? "demo" : "file"},
+                        {"load_options", parsedOrEmpty(r.loadOptions)},
+                        {"algorithm", r.algorithm},
+                        {"params", parsedOrEmpty(r.paramsJson)},
+                        {"mode", r.mode},
+                        {"precision", r.precision},
+                        {"seed", r.seed},
+                        {"topology", r.topology},
+                        {"threads", r.threads},
+                        {"backend", r.backend},
+                        {"devices", r.devices},
+                        {"engine_version", r.engineVersion},
+                        {"git_commit", r.gitCommit},
+                        {"host", r.host},
+                        {"started_at", r.startedAt},
+                        {"ended_at", r.endedAt},
+                        {"metrics", parsedOrEmpty(r.metricsJson)},
+                        {"deleted", r.deleted},
+                        {"record_hash", r.recordHash}};
+    if (!r.failure.empty()) j["failure"] = r.failure;
+    if (r.energyJ) {
+        j["energy_j"] = *r.energyJ;
+        j["energy_source"] = r.energySource;
+    }
+    if (r.chainSeq) j["chain_seq"] = *r.chainSeq;
+    return j;
+}
+
+nlohmann::json runRecordJson(const store::RunRecord& record)
+{
+    nlohmann::json j = runInfoJson(record.info);
+    j["dataset"] = {{"hash", record.dataset.hash},   {"source", record.dataset.source}, {"layout", record.dataset.layout},
+                    {"rows", record.dataset.rows},   {"cols", record.dataset.cols},     {"first_seen", record.dataset.firstSeen}};
+    j["iterations"] = record.iterations.size();
+    j["telemetry_samples"] = record.telemetry.size();
+    j["labels_stored"] = !record.labels.empty();
+    j["centroids_stored"] = !record.centroids.empty();
+    j["artifacts_collected"] = record.artifactsCollected;
+    nlohmann::json lineage = nlohmann::json::array();
+    for (const store::LineageEdge& e : record.lineage) lineage.push_back(edgeJson(e));
+    j["lineage"] = std::move(lineage);
+    return j;
+}
+
+std::string runListText(const std::vector<store::RunInfo>& runs)
+{
+    std::string text;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-8s  %-19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-8s  %s\n", "ID", "STARTED (UTC)", "STATUS",
+                  "ALGORITHM", "MODE", "TOPOLOGY", "K", "INERTIA", "SECONDS", "DATASET");
+    text += line;
+    for (const store::RunInfo& r : runs) {
+        std::string status = store::toString(r.status);
+        if (r.failure == store::kInterrupted) status = "interrupted";
+        if (r.deleted) status += "*";
+        const nlohmann::json metrics = parsedOrEmpty(r.metricsJson);
+        std::snprintf(line, sizeof line, "%-8s  %-19.19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-8s  %s\n", shortId(r.id).c_str(),
+                      r.startedAt.c_str(), status.c_str(), r.algorithm.c_str(), r.mode.c_str(), r.topology.c_str(),
+                      metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
+                      metric(metrics, "seconds_total", "%.3f").c_str(), r.datasetSource.c_str());
+        text += line;
+    }
+    if (runs.empty()) text += "(no runs)\n";
+    return text;
+}
+
+std::string runShowText(const store::RunRecord& record)
+{
+    const store::RunInfo& r = record.info;
+    std::string text;
+    auto field = [&](const char* name, const std::string& value) {
+        if (value.empty()) return;
+        std::string label = name;
+        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
+        text += label + value + "\n";
+    };
+    field("run", r.id + (r.deleted ? "  (deleted)" : ""));
+    field("status", store::toString(r.status) + (r.failure.empty() ? "" : " (" + r.failure + ")"));
+    field("dataset", r.datasetSource + "  (" + std::to_string(record.dataset.rows) + " rows x " + std::to_string(record.dataset.cols) +
+                         " cols, " + record.dataset.layout + ", sha256 " + r.datasetHash.substr(0, 12) + ")");
+    if (!r.demo) field("loaded with", r.loadOptions);
+    field("algorithm", r.algorithm + ", " + r.mode + " mode, " + r.precision + ", seed " + r.seed);
+    field("params", r.paramsJson);
+    std::string devices;
+    for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
+    field("topology", r.topology + (r.threads ? ", " + std::to_string(r.threads) + " threads" : "") +
+                          (r.backend.empty() ? "" : ", " + r.backend + " backend") + (devices.empty() ? "" : " on " + devices));
+    field("engine", r.engineVersion + " (commit " + r.gitCommit + ") on host " + r.host);
+    field("time", r.startedAt + " .. " + (r.endedAt.empty() ? "(running)" : r.endedAt));
+    field("metrics", r.metricsJson);
+    if (r.energyJ) field("energy", std::to_string(*r.energyJ) + " J (" + r.energySource + ")");
+    field("recorded", std::to_string(record.iterations.size()) + " iterations, " + std::to_string(record.telemetry.size()) +
+                          " telemetry samples, " + (record.labels.empty() ? "no labels" : std::to_string(record.labels.size()) + " labels") +
+                          ", " + (record.centroids.empty() ? "no centroids" : std::to_string(record.k) + " centroids") +
+                          (record.artifactsCollected ? " (artifacts removed by gc)" : ""));
+    if (r.chainSeq) field("chain", "record #" + std::to_string(*r.chainSeq) + ", sha256 " + r.recordHash);
+    for (const store::LineageEdge& e : record.lineage)
+        field("lineage", e.srcKind + " " + (e.srcKind == "run" ? shortId(e.src) : e.src.substr(0, 12)) + " -> " + e.dstKind + " " +
+                             (e.dstKind == "run" ? shortId(e.dst) : e.dst) + "  (" + e.relation + ")");
+    return text;
+}
+
+}  // namespace clusterdesk::cli

@@ -1,0 +1,30 @@
+// Which process owns a `running` run, and whether it still lives.
+//
+// Why not a lock file: an flock per run beside the database would need cleaning up
+// and a second file per run to manage; the process table already says who is alive.
+// A pid alone is not enough because pids are reused, so the owner is the host name,
+// the pid, and a token made of the kernel's boot id and the process's start time
+// (clock ticks since boot, /proc/PID/stat field 22): a reused pid has another start
+// time, and a reboot changes the boot id. Runs owned by another host are never judged
+// (its process table cannot be seen from here).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace clusterdesk::store {
+
+struct ProcessOwner {
+    std::string host;
+    std::int64_t pid = 0;
+    std::string token;  // "BOOT_ID:START_TICKS"; empty when /proc could not be read
+};
+
+ProcessOwner currentProcess();
+std::string hostName();
+
+// False only when the owner is known to be gone: it ran on this host and that very
+// process no longer runs (an owner without a token, from an older record, is gone).
+bool mayBeRunning(const ProcessOwner& owner);
+
+}  // namespace clusterdesk::store

@@ -1,0 +1,456 @@
+#include "run_store.h"
+
+#include "artifact_codec.h"
+#include "clusterdesk/version.h"
+#include "process_owner.h"
+#include "run_chain.h"
+#include "run_codec.h"
+#include "schema.h"
+#include "sha256.h"
+#include "sqlite_db.h"
+
+#include <nlohmann/json.hpp>
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <type_traits>
+
+namespace clusterdesk::store {
+namespace {
+
+std::string nowIso()
+{
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[80];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
+                  utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
+    return text;
+}
+
+// Random (version 4) UUID.
+std::string newRunId()
+{
+    unsigned char bytes[16];
+    if (RAND_bytes(bytes, sizeof bytes) != 1) throw StoreError("cannot draw random bytes for a run id (OpenSSL RAND_bytes)");
+    bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);
+    bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string id;
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
+        id += hex[bytes[i] >> 4];
+        id += hex[bytes[i] & 0xf];
+    }
+    return id;
+}
+
+template <class T>
+std::vector<T> fromBytes(const std::vector<unsigned char>& bytes)
+{
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+    return out;
+}
+
+// Labels and centroids as their little-endian bytes (every supported host is
+// little-endian), compressed, with the SHA-256 of the bytes for the chain.
+template <class T>
+void insertArtifact(Database& db, const std::string& runId, const char* kind, const std::vector<T>& values,
+                    std::int64_t rows, std::int64_t cols)
+{
+    const char* encoding = std::is_same_v<T, float> ? "float32le" : "int32le";
+    const std::size_t size = values.size() * sizeof(T);
+    const std::vector<unsigned char> compressed = compressArtifact(values.data(), size);
+    Statement insert(db, "INSERT INTO artifacts(run_id, kind, encoding, rows, cols, sha256, compression, data) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    insert.bindAll(runId, kind, encoding, rows, cols, sha256Hex(values.data(), size), kZlib);
+    insert.bindBlob(8, compressed.data(), compressed.size()).run();
+}
+
+void insertEdge(Database& db, const LineageEdge& edge)
+{
+    Statement insert(db, "INSERT INTO lineage(src_kind, src, dst_kind, dst, relation, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    insert.bindAll(edge.srcKind, edge.src, edge.dstKind, edge.dst, edge.relation,
+                   edge.createdAt.empty() ? nowIso() : edge.createdAt).run();
+}
+
+std::string devicesJson(const std::vector<std::string>& devices)
+{
+    return nlohmann::json(devices).dump();
+}
+
+std::vector<std::string> devicesFromJson(const std::string& text)
+{
+    if (text.empty()) return {};
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_array() ? j.get<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+constexpr const char* kRunColumns =
+    "SELECT id, dataset_hash, source, source_kind, load_options, algorithm, params, mode, precision, seed, topology, threads, "
+    "backend, devices, engine_version, git_commit, host, started_at, ended_at, status, failure, metrics, energy_j, "
+    "energy_source, deleted_at, chain_seq, record_hash FROM runs ";
+
+RunInfo readRunInfo(const Statement& row)
+{
+    RunInfo info;
+    info.id = row.text(0);
+    info.datasetHash = row.text(1);
+    info.datasetSource = row.text(2);
+    info.demo = row.text(3) == "demo";
+    info.loadOptions = row.text(4);
+    info.algorithm = row.text(5);
+    info.paramsJson = row.text(6);
+    info.mode = row.text(7);
+    info.precision = row.text(8);
+    info.seed = row.text(9);
+    info.topology = row.text(10);
+    info.threads = static_cast<int>(row.integer(11));
+    info.backend = row.text(12);
+    info.devices = devicesFromJson(row.text(13));
+    info.engineVersion = row.text(14);
+    info.gitCommit = row.text(15);
+    info.host = row.text(16);
+    info.startedAt = row.text(17);
+    info.endedAt = row.text(18);
+    info.status = parseRunStatus(row.text(19)).value_or(RunStatus::Failed);
+    info.failure = row.text(20);
+    info.metricsJson = row.text(21);
+    info.energyJ = row.optionalReal(22);
+    info.energySource = row.text(23);
+    info.deleted = !row.isNull(24);
+    if (!row.isNull(25)) info.chainSeq = row.integer(25);
+    info.recordHash = row.text(26);
+    return info;
+}
+
+LineageEdge readEdge(const Statement& row)
+{
+    return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4), row.text(5)};
+}
+
+// A fixed ORDER BY clause per sort key: the user picks a key, never SQL text.
+const char* orderClause(RunSort sort, bool descending)
+{
+    switch (sort) {
+        case RunSort::Started: return descending ? "ORDER BY started_at DESC, id" : "ORDER BY started_at ASC, id";
+        case RunSort::Ended: return descending ? "ORDER BY ended_at DESC, id" : "ORDER BY ended_at ASC, id";
+        case RunSort::Algorithm: return descending ? "ORDER BY algorithm DESC, started_at DESC" : "ORDER BY algorithm ASC, started_at DESC";
+        case RunSort::Status: return descending ? "ORDER BY status DESC, started_at DESC" : "ORDER BY status ASC, started_at DESC";
+        case RunSort::Energy: return descending ? "ORDER BY energy_j DESC, started_at DESC" : "ORDER BY energy_j ASC, started_at DESC";
+        case RunSort::Duration:
+            return descending ? "ORDER BY julianday(ended_at) - julianday(started_at) DESC, started_at DESC"
+                              : "ORDER BY julianday(ended_at) - julianday(started_at) ASC, started_at DESC";
+    }
+    return "ORDER BY started_at DESC, id";
+}
+
+bool looksLikeIdPrefix(const std::string& text)
+{
+    if (text.empty() || text.size() > 36) return false;
+    for (char c : text) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-')) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string toString(RunStatus status)
+{
+    switch (status) {
+        case RunStatus::Running: return "running";
+        case RunStatus::Ok: return "ok";
+        case RunStatus::Failed: return "failed";
+        case RunStatus::Cancelled: return "cancelled";
+    }
+    return "failed";
+}
+
+std::optional<RunStatus> parseRunStatus(const std::string& text)
+{
+    for (RunStatus status : {RunStatus::Running, RunStatus::Ok, RunStatus::Failed, RunStatus::Cancelled}) {
+        if (toString(status) == text) return status;
+    }
+    return std::nullopt;
+}
+
+RunStore::RunStore(const std::filesystem::path& path) : m_db(std::make_unique<Database>(path.string()))
+{
+    migrate(*m_db);
+    m_interruptedOnOpen = markInterrupted();
+}
+
+RunStore::~RunStore() = default;
+
+const std::string& RunStore::path() const
+{
+    return m_db->path();
+}
+
+int RunStore::schemaVersion() const
+{
+    Statement version(*m_db, "PRAGMA user_version");
+    version.step();
+    return static_cast<int>(version.integer(0));
+}
+
+std::string RunStore::beginRun(const NewRun& run)
+{
+    const std::string id = newRunId();
+    const std::string now = nowIso();
+    const ProcessOwner owner = currentProcess();
+    const KMeansParams& p = run.params;
+    WriteTransaction transaction(*m_db);
+    Statement dataset(*m_db, "INSERT OR IGNORE INTO datasets(hash, source, source_kind, load_options, layout, rows, cols, first_seen) "
+                             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    const DatasetInfo& d = run.dataset;
+    const char* sourceKind = d.demo ? "demo" : "file";
+    const std::string loadOptions = d.loadOptions.empty() ? "{}" : d.loadOptions;
+    dataset.bindAll(d.hash, d.source, sourceKind, loadOptions, d.layout, d.rows, d.cols, now).run();
+    Statement insert(*m_db,
+                     "INSERT INTO runs(id, dataset_hash, source, source_kind, load_options, algorithm, params, mode, precision, seed, "
+                     "topology, threads, engine_version, git_commit, host, started_at, status, metrics, owner_pid, owner_token) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 'running', '{}', ?17, ?18)");
+    insert.bindAll(id, d.hash, d.source, sourceKind, loadOptions, toString(p.algorithm), paramsToJson(p), kernels::toString(p.mode),
+                   kernels::toString(p.precision), std::to_string(p.seed), run.topology, run.threads, CLUSTERDESK_VERSION,
+                   CLUSTERDESK_GIT_COMMIT, owner.host, now, owner.pid, owner.token)
+        .run();
+    insertEdge(*m_db, {"dataset", d.hash, "run", id, "input", now});
+    for (LineageEdge parent : run.parents) {
+        parent.dstKind = "run";
+        parent.dst = id;
+        if (parent.createdAt.empty()) parent.createdAt = now;
+        insertEdge(*m_db, parent);
+    }
+    if (p.init == InitMethod::Given && !p.initialCentroids.empty()) {
+        const std::int64_t k = static_cast<std::int64_t>(p.initialCentroids.size()) / std::max<std::int64_t>(1, d.cols);
+        insertArtifact(*m_db, id, "initial_centroids", p.initialCentroids, k, d.cols);
+    }
+    transaction.commit();
+    return id;
+}
+
+void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
+{
+    if (outcome.status == RunStatus::Running) throw UsageError("finishRun: a run cannot finish as running (run " + id + ")");
+    WriteTransaction transaction(*m_db);
+    {
+        Statement current(*m_db, "SELECT status, failure FROM runs WHERE id = ?1");
+        current.bindAll(id);
+        if (!current.step()) throw StoreError(path() + ": run " + id + " does not exist");
+        if (current.text(0) != "running")
+            throw StoreError(path() + ": run " + id + " is no longer running (" + current.text(0) +
+                             (current.text(1).empty() ? "" : ": " + current.text(1)) + ")");
+    }
+    Statement update(*m_db, "UPDATE runs SET status = ?1, failure = ?2, ended_at = ?3, backend = ?4, devices = ?5, metrics = ?6, "
+                            "energy_j = ?7, energy_source = ?8 WHERE id = ?9");
+    update.bindAll(toString(outcome.status), outcome.failure, nowIso(), outcome.backend, devicesJson(outcome.devices),
+                   outcome.metricsJson.empty() ? "{}" : outcome.metricsJson, outcome.energyJ, outcome.energySource, id);
+    if (outcome.failure.empty()) update.bindNull(2);
+    if (outcome.energySource.empty()) update.bindNull(8);
+    update.run();
+
+    Statement iteration(*m_db, "INSERT INTO iterations(run_id, seq, iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, "
+                               "rows_searched, sizes, event) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+    for (std::size_t i = 0; i < outcome.iterations.size(); ++i) {
+        const IterationStats& s = outcome.iterations[i];
+        iteration.bindAll(id, static_cast<std::int64_t>(i), s.iteration, s.round, s.k, s.inertia, s.assignMs, s.updateMs, s.reduceMs,
+                          s.rowsSearched, nlohmann::json(s.sizes).dump(), s.event);
+        if (s.event.empty()) iteration.bindNull(12);
+        iteration.run();
+        iteration.reset();
+    }
+    Statement sample(*m_db, "INSERT INTO telemetry(run_id, seq, seconds, device, watts, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (std::size_t i = 0; i < outcome.telemetry.size(); ++i) {
+        const TelemetrySample& t = outcome.telemetry[i];
+        sample.bindAll(id, static_cast<std::int64_t>(i), t.seconds, t.device, t.watts, t.kind).run();
+        sample.reset();
+    }
+    if (!outcome.labels.empty())
+        insertArtifact(*m_db, id, "labels", outcome.labels, static_cast<std::int64_t>(outcome.labels.size()), 1);
+    if (!outcome.centroids.empty()) insertArtifact(*m_db, id, "centroids", outcome.centroids, outcome.k, outcome.cols);
+    appendToChain(*m_db, id);
+    transaction.commit();
+}
+
+int RunStore::markInterrupted()
+{
+    // Judged outside the write lock first, so the common case (nothing to mark) does
+    // not serialise every start behind the other writers.
+    std::vector<std::string> gone;
+    {
+        Statement running(*m_db, "SELECT id, host, owner_pid, owner_token FROM runs WHERE status = 'running'");
+        while (running.step()) {
+            if (!mayBeRunning({running.text(1), running.integer(2), running.text(3)})) gone.push_back(running.text(0));
+        }
+    }
+    if (gone.empty()) return 0;
+    int marked = 0;
+    WriteTransaction transaction(*m_db);
+    Statement mark(*m_db, "UPDATE runs SET status = 'failed', failure = ?1, ended_at = ?2 WHERE id = ?3 AND status = 'running'");
+    for (const std::string& id : gone) {
+        mark.bindAll(kInterrupted, nowIso(), id).run();
+        mark.reset();
+        if (sqlite3_changes(m_db->handle()) == 0) continue;  // its owner finished it meanwhile
+        appendToChain(*m_db, id);
+        ++marked;
+    }
+    transaction.commit();
+    return marked;
+}
+
+std::vector<RunInfo> RunStore::listRuns(const RunFilter& filter) const
+{
+    // One fixed statement: every filter is a bound parameter that is NULL when unused.
+    const std::string sql = std::string(kRunColumns) +
+                            "WHERE (?1 OR deleted_at IS NULL) AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR dataset_hash = ?3) "
+                            "AND (?4 IS NULL OR instr(lower(id || ' ' || source || ' ' || algorithm || ' ' || topology || ' ' || host), lower(?4)) > 0) " +
+                            orderClause(filter.sort, filter.descending) + " LIMIT ?5";
+    Statement select(*m_db, sql.c_str());
+    select.bind(1, filter.includeDeleted ? 1 : 0);
+    if (filter.status) select.bind(2, toString(*filter.status));
+    if (!filter.datasetHash.empty()) select.bind(3, filter.datasetHash);
+    if (!filter.text.empty()) select.bind(4, filter.text);
+    select.bind(5, filter.limit > 0 ? static_cast<std::int64_t>(filter.limit) : std::int64_t{-1});
+    std::vector<RunInfo> runs;
+    while (select.step()) runs.push_back(readRunInfo(select));
+    return runs;
+}
+
+std::string RunStore::resolveId(const std::string& prefix) const
+{
+    if (!looksLikeIdPrefix(prefix))
+        throw UsageError("'" + prefix + "' is not a run id (a run id or its prefix: hex digits and dashes)");
+    Statement select(*m_db, "SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2");
+    select.bindAll(prefix);
+    if (!select.step()) throw UsageError("no run " + prefix + " in " + path());
+    const std::string id = select.text(0);
+    if (select.step()) throw UsageError("run id prefix " + prefix + " is ambiguous (" + id + ", " + select.text(0) + ", ...)");
+    return id;
+}
+
+RunRecord RunStore::loadRun(const std::string& id) const
+{
+    ReadTransaction snapshot(*m_db);
+    RunRecord record;
+    {
+        Statement run(*m_db, (std::string(kRunColumns) + "WHERE id = ?1").c_str());
+        run.bindAll(id);
+        if (!run.step()) throw UsageError("no run " + id + " in " + path());
+        record.info = readRunInfo(run);
+    }
+    {
+        Statement dataset(*m_db, "SELECT hash, source, source_kind, load_options, layout, rows, cols, first_seen FROM datasets WHERE hash = ?1");
+        dataset.bindAll(record.info.datasetHash);
+        if (dataset.step())
+            record.dataset = {dataset.text(0), dataset.text(1), dataset.text(2) == "demo", dataset.text(3), dataset.text(4),
+                              dataset.integer(5), dataset.integer(6), dataset.text(7)};
+    }
+    Statement iterations(*m_db, "SELECT iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, rows_searched, sizes, event "
+                                "FROM iterations WHERE run_id = ?1 ORDER BY seq");
+    iterations.bindAll(id);
+    while (iterations.step()) {
+        IterationStats s;
+        s.iteration = static_cast<int>(iterations.integer(0));
+        s.round = static_cast<int>(iterations.integer(1));
+        s.k = static_cast<int>(iterations.integer(2));
+        s.inertia = iterations.real(3);
+        s.assignMs = iterations.real(4);
+        s.updateMs = iterations.real(5);
+        s.reduceMs = iterations.real(6);
+        s.rowsSearched = iterations.integer(7);
+        const nlohmann::json sizes = nlohmann::json::parse(iterations.text(8), nullptr, false);
+        if (sizes.is_array()) s.sizes = sizes.get<std::vector<std::int64_t>>();
+        s.event = iterations.text(9);
+        record.iterations.push_back(std::move(s));
+    }
+    Statement telemetry(*m_db, "SELECT seconds, device, watts, kind FROM telemetry WHERE run_id = ?1 ORDER BY seq");
+    telemetry.bindAll(id);
+    while (telemetry.step())
+        record.telemetry.push_back({telemetry.real(0), telemetry.text(1), telemetry.real(2), telemetry.text(3)});
+    Statement artifacts(*m_db, "SELECT kind, rows, cols, compression, data FROM artifacts WHERE run_id = ?1");
+    artifacts.bindAll(id);
+    while (artifacts.step()) {
+        const std::string kind = artifacts.text(0);
+        if (artifacts.isNull(4)) {
+            record.artifactsCollected = true;
+            continue;
+        }
+        // Every artifact holds 4-byte values (int32 labels, float32 centroids).
+        const std::vector<unsigned char> bytes =
+            decompressArtifact(artifacts.blob(4), artifacts.text(3), static_cast<std::size_t>(artifacts.integer(1) * artifacts.integer(2)) * 4,
+                               path() + ": the " + kind + " of run " + id);
+        if (kind == "labels") record.labels = fromBytes<std::int32_t>(bytes);
+        else if (kind == "initial_centroids") record.initialCentroids = fromBytes<float>(bytes);
+        else if (kind == "centroids") {
+            record.centroids = fromBytes<float>(bytes);
+            record.k = static_cast<int>(artifacts.integer(1));
+            record.cols = artifacts.integer(2);
+        }
+    }
+    record.lineage = lineage(id);
+    return record;
+}
+
+std::vector<LineageEdge> RunStore::lineage(const std::string& runId) const
+{
+    Statement select(*m_db, "SELECT src_kind, src, dst_kind, dst, relation, created_at FROM lineage "
+                            "WHERE (src_kind = 'run' AND src = ?1) OR (dst_kind = 'run' AND dst = ?1) ORDER BY id");
+    select.bindAll(runId);
+    std::vector<LineageEdge> edges;
+    while (select.step()) edges.push_back(readEdge(select));
+    return edges;
+}
+
+void RunStore::addEdge(const LineageEdge& edge)
+{
+    WriteTransaction transaction(*m_db);
+    insertEdge(*m_db, edge);
+    transaction.commit();
+}
+
+void RunStore::deleteRun(const std::string& id)
+{
+    WriteTransaction transaction(*m_db);
+    Statement current(*m_db, "SELECT status FROM runs WHERE id = ?1");
+    current.bindAll(id);
+    if (!current.step()) throw UsageError("no run " + id + " in " + path());
+    if (current.text(0) == "running") throw UsageError("run " + id + " is still running; it can be deleted once it has ended");
+    Statement mark(*m_db, "UPDATE runs SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL");
+    mark.bindAll(nowIso(), id).run();
+    transaction.commit();
+}
+
+GcReport RunStore::collectGarbage()
+{
+    GcReport report;
+    {
+        WriteTransaction transaction(*m_db);
+        constexpr const char* deleted = "run_id IN (SELECT id FROM runs WHERE deleted_at IS NOT NULL) AND data IS NOT NULL";
+        Statement count(*m_db, (std::string("SELECT count(DISTINCT run_id), coalesce(sum(length(data)), 0) FROM artifacts WHERE ") + deleted).c_str());
+        count.step();
+        report.runs = static_cast<int>(count.integer(0));
+        report.bytes = count.integer(1);
+        Statement drop(*m_db, (std::string("UPDATE artifacts SET data = NULL WHERE ") + deleted).c_str());
+        drop.run();
+        transaction.commit();
+    }
+    // Give the freed pages back to the file system.
+    if (report.bytes > 0) m_db->exec("VACUUM");
+    return report;
+}
+
+VerifyReport RunStore::verify() const
+{
+    return verifyChain(*m_db);
+}
+
+}  // namespace clusterdesk::store

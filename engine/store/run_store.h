@@ -1,0 +1,209 @@
+// The run store: every clustering run with its dataset, parameters, code version,
+// per-iteration statistics, power telemetry, final labels and centroids, and the
+// lineage between datasets, runs and reports, in one SQLite file (see store_path.h
+// for where it lives). The CLI writes it; the GUI's history and lineage views read it.
+//
+// Life of a run: beginRun() inserts it as `running` (with its dataset and input
+// edges) before the clustering starts; finishRun() writes everything it produced and
+// its final status in one transaction. A process that dies in between leaves an honest
+// `running` row; the next RunStore opened on this host marks it `failed` with reason
+// "interrupted" unless the process that owns it is still alive (see process_owner.h).
+//
+// Tamper evidence: when a run leaves `running` it is appended to a hash chain: its
+// record hash is SHA-256 over its canonical content and the previous record's hash
+// (run_chain.h). verify() recomputes the chain and names the first record that does
+// not match.
+//
+// Deleting a run is a tombstone: the run is marked deleted (hidden from listRuns by
+// default) and keeps its chained record, so the chain stays verifiable;
+// collectGarbage() then drops the artifact bytes of deleted runs (their hashes stay).
+//
+// Every value that comes from a user (paths, specs, filters, ids) reaches SQLite as a
+// bound parameter only. Thread safety: one RunStore per thread; any number of
+// processes may use the same file at once.
+#pragma once
+
+#include "engine/cluster/params.h"
+#include "store_error.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::store {
+
+enum class RunStatus { Running, Ok, Failed, Cancelled };
+std::string toString(RunStatus status);           // "running", "ok", "failed", "cancelled"
+std::optional<RunStatus> parseRunStatus(const std::string& text);
+
+inline constexpr const char* kInterrupted = "interrupted";  // failure reason of a run whose process died
+
+// A dataset is identified by its content hash; source and loadOptions say where it was
+// first seen (each run also records what it read itself, see RunInfo).
+struct DatasetInfo {
+    std::string hash;         // Dataset::contentHash()
+    std::string source;       // file path, or the canonical demo spec
+    bool demo = false;        // source is a demo spec (else a file path)
+    std::string loadOptions;  // JSON (run_codec.h): how a file was loaded, "{}" for demos
+    std::string layout;       // "matrix", "prices", "ticks"
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::string firstSeen;    // ISO 8601 UTC, set by the store
+};
+
+// Lineage: dataset -> run (input), run -> run (warm_start, rerun, compared_with),
+// run -> report (report).
+struct LineageEdge {
+    std::string srcKind;   // "dataset" or "run"
+    std::string src;       // dataset hash or run id
+    std::string dstKind;   // "run" or "report"
+    std::string dst;       // run id or report name/path
+    std::string relation;  // "input", "warm_start", "rerun", "compared_with", "report"
+    std::string createdAt;
+};
+
+struct TelemetrySample {
+    double seconds = 0;  // since the run's sampler started
+    std::string device;  // "cpu package 0", "GPU 0 NVIDIA H200"
+    double watts = 0;
+    std::string kind;    // "measured" or "estimated"
+};
+
+// What a run list shows: the runs table row.
+struct RunInfo {
+    std::string id;                   // uuid
+    std::string datasetHash;
+    std::string datasetSource;        // what this run read: a file path or a demo spec
+    bool demo = false;                // datasetSource is a demo spec
+    std::string loadOptions;          // JSON (run_codec.h), how a file was loaded
+    std::string algorithm;
+    std::string paramsJson;           // every KMeansParams field (run_codec.h)
+    std::string mode, precision, seed, topology;
+    int threads = 0;
+    std::string backend;              // empty while running
+    std::vector<std::string> devices;
+    std::string engineVersion, gitCommit, host;
+    std::string startedAt, endedAt;   // ISO 8601 UTC; endedAt empty while running
+    RunStatus status = RunStatus::Running;
+    std::string failure;              // why it failed or was cancelled
+    std::string metricsJson;          // k, inertia, iterations, converged, ari, timings, ... ("{}" while running)
+    std::optional<double> energyJ;
+    std::string energySource;         // "measured", "estimated", "mixed" or empty
+    bool deleted = false;
+    std::optional<std::int64_t> chainSeq;  // position in the hash chain, once completed
+    std::string recordHash;
+};
+
+// Everything recorded about one run.
+struct RunRecord {
+    RunInfo info;
+    DatasetInfo dataset;
+    std::vector<IterationStats> iterations;
+    std::vector<TelemetrySample> telemetry;
+    int k = 0;                          // rows of centroids
+    std::int64_t cols = 0;
+    std::vector<float> centroids;       // k x cols; empty when not recorded or collected
+    std::vector<std::int32_t> labels;   // one per dataset row; empty likewise
+    std::vector<float> initialCentroids;  // when the run started from given centroids
+    bool artifactsCollected = false;    // a deleted run whose artifact bytes gc removed
+    std::vector<LineageEdge> lineage;   // edges into and out of this run
+};
+
+// A run about to start.
+struct NewRun {
+    DatasetInfo dataset;
+    KMeansParams params;           // initialCentroids are stored as an artifact
+    std::string topology;
+    int threads = 0;
+    std::vector<LineageEdge> parents;  // run -> this run edges (rerun, warm_start); dst is filled in
+};
+
+// What a run produced, written by finishRun.
+struct RunOutcome {
+    RunStatus status = RunStatus::Ok;
+    std::string failure;
+    std::string backend;
+    std::vector<std::string> devices;
+    std::string metricsJson = "{}";
+    std::optional<double> energyJ;
+    std::string energySource;
+    std::vector<IterationStats> iterations;
+    std::vector<TelemetrySample> telemetry;
+    int k = 0;
+    std::int64_t cols = 0;
+    std::vector<float> centroids;
+    std::vector<std::int32_t> labels;
+};
+
+enum class RunSort { Started, Ended, Algorithm, Status, Energy, Duration };
+
+struct RunFilter {
+    std::string text;                  // substring of id, dataset source, algorithm, topology or host
+    std::optional<RunStatus> status;
+    std::string datasetHash;           // exact, or empty for any
+    bool includeDeleted = false;
+    RunSort sort = RunSort::Started;
+    bool descending = true;
+    int limit = 0;                     // 0 = all
+};
+
+struct VerifyReport {
+    bool ok = true;
+    std::int64_t records = 0;          // chained records checked
+    std::string firstBadRun;           // id of the first record that does not match
+    std::string problem;               // what does not match, naming the record
+};
+
+struct GcReport {
+    int runs = 0;                      // deleted runs whose artifacts were removed
+    std::int64_t bytes = 0;            // artifact bytes removed
+};
+
+class Database;
+
+class RunStore {
+public:
+    static constexpr int kSchemaVersion = 3;  // PRAGMA user_version; migrations in schema.cpp
+
+    // Opens or creates the file, migrates an older schema forward (one transaction per
+    // version), and marks this host's runs whose process is gone as interrupted.
+    // Throws StoreError (naming the file) when it cannot, or when the file was written
+    // by a newer schema.
+    explicit RunStore(const std::filesystem::path& path);
+    ~RunStore();
+    RunStore(const RunStore&) = delete;
+    RunStore& operator=(const RunStore&) = delete;
+
+    const std::string& path() const;
+    int schemaVersion() const;
+    int interruptedOnOpen() const { return m_interruptedOnOpen; }
+
+    // Writing a run. beginRun returns the new run's id.
+    std::string beginRun(const NewRun& run);
+    void finishRun(const std::string& id, const RunOutcome& outcome);
+
+    // Reading. resolveId accepts a unique prefix of an id (like git); UsageError for an
+    // unknown or ambiguous one.
+    std::vector<RunInfo> listRuns(const RunFilter& filter = {}) const;
+    std::string resolveId(const std::string& prefix) const;
+    RunRecord loadRun(const std::string& id) const;  // UsageError when there is no such run
+    std::vector<LineageEdge> lineage(const std::string& runId) const;
+
+    void addEdge(const LineageEdge& edge);
+    void deleteRun(const std::string& id);
+    GcReport collectGarbage();
+    VerifyReport verify() const;
+
+    // Marks running rows of this host whose owning process is gone as failed
+    // (interrupted); returns how many. Called on open; the GUI may call it again.
+    int markInterrupted();
+
+private:
+    std::unique_ptr<Database> m_db;
+    int m_interruptedOnOpen = 0;
+};
+
+}  // namespace clusterdesk::store

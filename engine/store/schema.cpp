@@ -1,0 +1,168 @@
+#include "schema.h"
+
+#include "run_chain.h"
+#include "sqlite_db.h"
+
+#include <string>
+
+namespace clusterdesk::store {
+namespace {
+
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE datasets (
+  hash         TEXT PRIMARY KEY,
+  source       TEXT NOT NULL,
+  source_kind  TEXT NOT NULL CHECK (source_kind IN ('file', 'demo')),
+  load_options TEXT NOT NULL,
+  layout       TEXT NOT NULL,
+  rows         INTEGER NOT NULL,
+  cols         INTEGER NOT NULL,
+  first_seen   TEXT NOT NULL
+);
+CREATE TABLE runs (
+  id             TEXT PRIMARY KEY,
+  dataset_hash   TEXT NOT NULL REFERENCES datasets(hash),
+  algorithm      TEXT NOT NULL,
+  source         TEXT NOT NULL,
+  source_kind    TEXT NOT NULL CHECK (source_kind IN ('file', 'demo')),
+  load_options   TEXT NOT NULL,
+  params         TEXT NOT NULL,
+  mode           TEXT NOT NULL,
+  precision      TEXT NOT NULL,
+  seed           TEXT NOT NULL,
+  topology       TEXT NOT NULL,
+  threads        INTEGER NOT NULL,
+  backend        TEXT,
+  devices        TEXT,
+  engine_version TEXT NOT NULL,
+  git_commit     TEXT NOT NULL,
+  host           TEXT NOT NULL,
+  started_at     TEXT NOT NULL,
+  ended_at       TEXT,
+  status         TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'cancelled')),
+  failure        TEXT,
+  metrics        TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX runs_by_start ON runs(started_at);
+CREATE INDEX runs_by_dataset ON runs(dataset_hash);
+CREATE TABLE iterations (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq           INTEGER NOT NULL,
+  iteration     INTEGER NOT NULL,
+  round         INTEGER NOT NULL,
+  k             INTEGER NOT NULL,
+  inertia       REAL,
+  assign_ms     REAL,
+  update_ms     REAL,
+  reduce_ms     REAL,
+  rows_searched INTEGER,
+  sizes         TEXT,
+  event         TEXT,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE artifacts (
+  run_id   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  kind     TEXT NOT NULL CHECK (kind IN ('labels', 'centroids', 'initial_centroids')),
+  encoding TEXT NOT NULL CHECK (encoding IN ('int32le', 'float32le')),
+  rows     INTEGER NOT NULL,
+  cols     INTEGER NOT NULL,
+  sha256   TEXT NOT NULL,
+  data     BLOB,
+  PRIMARY KEY (run_id, kind)
+);
+CREATE TABLE lineage (
+  id         INTEGER PRIMARY KEY,
+  src_kind   TEXT NOT NULL CHECK (src_kind IN ('dataset', 'run')),
+  src        TEXT NOT NULL,
+  dst_kind   TEXT NOT NULL CHECK (dst_kind IN ('run', 'report')),
+  dst        TEXT NOT NULL,
+  relation   TEXT NOT NULL CHECK (relation IN ('input', 'warm_start', 'rerun', 'compared_with', 'report')),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX lineage_by_src ON lineage(src);
+CREATE INDEX lineage_by_dst ON lineage(dst);
+)sql";
+
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE runs ADD COLUMN energy_j REAL;
+ALTER TABLE runs ADD COLUMN energy_source TEXT;
+ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+ALTER TABLE runs ADD COLUMN owner_token TEXT;
+ALTER TABLE runs ADD COLUMN deleted_at TEXT;
+ALTER TABLE runs ADD COLUMN chain_seq INTEGER;
+ALTER TABLE runs ADD COLUMN prev_hash TEXT;
+ALTER TABLE runs ADD COLUMN record_hash TEXT;
+CREATE UNIQUE INDEX runs_by_chain ON runs(chain_seq);
+CREATE TABLE telemetry (
+  run_id  TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL,
+  seconds REAL NOT NULL,
+  device  TEXT NOT NULL,
+  watts   REAL NOT NULL,
+  kind    TEXT NOT NULL CHECK (kind IN ('measured', 'estimated')),
+  PRIMARY KEY (run_id, seq)
+);
+)sql";
+
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE artifacts ADD COLUMN compression TEXT;
+)sql";
+
+void toV1(Database& db)
+{
+    db.exec(kSchemaV1);
+}
+
+void toV2(Database& db)
+{
+    db.exec(kSchemaV2);
+    // Runs that finished under v1 join the chain in the order they ended.
+    Statement finished(db, "SELECT id FROM runs WHERE status <> 'running' ORDER BY ended_at, started_at, id");
+    std::vector<std::string> ids;
+    while (finished.step()) ids.push_back(finished.text(0));
+    for (const std::string& id : ids) appendToChain(db, id);
+}
+
+void toV3(Database& db)
+{
+    db.exec(kSchemaV3);
+}
+
+using Migration = void (*)(Database&);
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3};  // kMigrations[v] takes v to v + 1
+
+int userVersion(Database& db)
+{
+    Statement version(db, "PRAGMA user_version");
+    version.step();
+    return static_cast<int>(version.integer(0));
+}
+
+}  // namespace
+
+int migrate(Database& db)
+{
+    const int found = userVersion(db);
+    if (found > kLatestSchemaVersion)
+        throw StoreError(db.path() + ": written by a newer ClusterDesk (schema version " + std::to_string(found) +
+                         ", this build knows up to " + std::to_string(kLatestSchemaVersion) + ")");
+    if (found == kLatestSchemaVersion) return found;
+    while (true) {
+        // The version is re-read under the write lock: another process may have
+        // migrated the file meanwhile.
+        WriteTransaction transaction(db);
+        const int version = userVersion(db);
+        if (version >= kLatestSchemaVersion) break;
+        try {
+            kMigrations[version](db);
+        } catch (const StoreError& e) {
+            throw StoreError(std::string(e.what()) + " (migrating from schema version " + std::to_string(version) + ")");
+        }
+        // user_version cannot be a bound parameter; the value is our own integer.
+        db.exec(("PRAGMA user_version = " + std::to_string(version + 1)).c_str());
+        transaction.commit();
+    }
+    return found;
+}
+
+}  // namespace clusterdesk::store

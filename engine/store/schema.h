@@ -1,0 +1,25 @@
+// The store's schema and its forward migrations. The version lives in
+// PRAGMA user_version: 0 = empty file, 1 = the first schema, 3 = the current one.
+// A fresh file is built by running every migration from 0, so the path an old file
+// takes is the path every new file takes too.
+//
+// v1: datasets, runs, iterations, artifacts, lineage.
+// v2: telemetry samples; energy and its source, the owning process (for telling an
+//     interrupted run from a live one), the tombstone and the hash chain on runs.
+//     Runs completed under v1 are chained in the order they ended.
+// v3: compressed artifacts (those written before stay raw: compression NULL).
+#pragma once
+
+#include "run_store.h"
+
+namespace clusterdesk::store {
+
+class Database;
+
+inline constexpr int kLatestSchemaVersion = RunStore::kSchemaVersion;
+
+// Migrates to kLatestSchemaVersion, one write transaction per version; returns the
+// version found. Throws StoreError for a file written by a newer schema.
+int migrate(Database& db);
+
+}  // namespace clusterdesk::store

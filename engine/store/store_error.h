@@ -1,0 +1,14 @@
+// What the run store throws when the database cannot be opened, read or written.
+#pragma once
+
+#include "engine/core/error.h"
+
+namespace clusterdesk::store {
+
+// what() names the database file and the operation: "runs.sqlite: insert run: disk I/O error".
+class StoreError : public Error {
+public:
+    using Error::Error;
+};
+
+}  // namespace clusterdesk::store

@@ -1,0 +1,280 @@
+// clusterdesk-cli and the run store, as a user meets them: runs are recorded by
+// default, listed, shown, re-run (exact mode reproduces the labels bit for bit, fast
+// mode reports the ARI), diffed, exported, verified after an edit with the sqlite3
+// tool, deleted and collected; failures are recorded with their reason; text that
+// looks like SQL is only ever data.
+#include "cli_runner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kInjection = "'; DROP TABLE runs; --";
+
+// The id from the "recorded  run ID in PATH" line.
+QString recordedId(const CliResult& result)
+{
+    const QRegularExpressionMatch match = QRegularExpression("recorded  run ([0-9a-f-]{36}) in ").match(result.out);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+QString describe(const CliResult& r)
+{
+    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+}  // namespace
+
+class TestCliRuns : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+
+    QStringList db() const { return {"--db", m_db}; }
+
+    QString run(const QStringList& args)
+    {
+        const CliResult r = runCli(QStringList{"run"} + args + QStringList{"--threads", "1"} + db());
+        [&] { QVERIFY2(r.exitCode == 0, qPrintable(describe(r))); }();
+        return recordedId(r);
+    }
+
+    QJsonArray list(const QStringList& extra = {})
+    {
+        const CliResult r = runCli(QStringList{"runs", "list", "--json"} + extra + db());
+        [&] { QVERIFY2(r.exitCode == 0, qPrintable(describe(r))); }();
+        return QJsonDocument::fromJson(r.out.toUtf8()).array();
+    }
+
+    QJsonObject show(const QString& id)
+    {
+        const CliResult r = runCli(QStringList{"runs", "show", id, "--json"} + db());
+        [&] { QVERIFY2(r.exitCode == 0, qPrintable(describe(r))); }();
+        return QJsonDocument::fromJson(r.out.toUtf8()).object();
+    }
+
+private slots:
+    void init()
+    {
+        static int n = 0;
+        m_db = m_dir.filePath(QString("runs-%1.sqlite").arg(++n));
+    }
+
+    void recordsByDefaultUnlessToldNot()
+    {
+        const QString id = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        QCOMPARE(id.size(), 36);
+        const CliResult quiet = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--no-record"});
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY(!quiet.out.contains("recorded"));
+        QCOMPARE(runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--no-record", "--db", m_db}).exitCode, 2);
+        const QJsonArray runs = list();
+        QCOMPARE(runs.size(), 1);
+        const QJsonObject r = runs[0].toObject();
+        QCOMPARE(r["id"].toString(), id);
+        QCOMPARE(r["status"].toString(), QString("ok"));
+        QCOMPARE(r["dataset_source"].toString(), QString("blobs:n=300,d=2,k=3,seed=7,spread=1"));
+        QCOMPARE(r["metrics"].toObject()["k"].toInt(), 3);
+        QVERIFY(!r["engine_version"].toString().isEmpty());
+        QVERIFY(!r["host"].toString().isEmpty());
+        QVERIFY(r.contains("energy_j"));
+        // The JSON summary names the run it recorded.
+        const CliResult json = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--json", "-", "--db", m_db});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["run_id"].toString().size(), 36);
+    }
+
+    void rerunOfAnExactRunReproducesTheLabels()
+    {
+        const QString id = run({"--demo", "blobs:n=3000,d=8,k=6", "--k", "6", "--mode", "exact", "--topology", "shards:3"});
+        const CliResult same = runCli(QStringList{"runs", "rerun", id.left(8)} + db());
+        QVERIFY2(same.exitCode == 0, qPrintable(describe(same)));
+        QVERIFY2(same.out.contains("labels identical to run " + id.left(8) + " (bit for bit)"), qPrintable(same.out));
+        // What if on another topology: exact mode gives the same bits.
+        const CliResult other = runCli(QStringList{"runs", "rerun", id, "--topology", "host", "--threads", "2"} + db());
+        QVERIFY2(other.exitCode == 0, qPrintable(describe(other)));
+        QVERIFY(other.out.contains("(bit for bit)"));
+        const QString rerunId = recordedId(other);
+        const QJsonObject rerun = show(rerunId);
+        QCOMPARE(rerun["topology"].toString(), QString("host"));
+        bool edge = false;
+        for (const QJsonValue& e : rerun["lineage"].toArray())
+            edge |= e["relation"].toString() == "rerun" && e["src"].toString() == id && e["dst"].toString() == rerunId;
+        QVERIFY(edge);
+    }
+
+    void rerunOfAFastRunReportsTheAri()
+    {
+        const QString id = run({"--demo", "blobs:n=3000,d=8,k=6", "--k", "6", "--mode", "fast"});
+        const CliResult again = runCli(QStringList{"runs", "rerun", id} + db());
+        QVERIFY2(again.exitCode == 0, qPrintable(describe(again)));
+        QVERIFY2(QRegularExpression("ARI vs run " + id.left(8) + ": [01]\\.\\d{4}").match(again.out).hasMatch(), qPrintable(again.out));
+    }
+
+    void rerunRefusesDataThatChanged()
+    {
+        const QString csv = m_dir.filePath("points.csv");
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\n0,0\n0,1\n10,10\n10,11\n20,0\n21,0\n");
+        file.close();
+        const QString id = run({"--data", csv, "--k", "3"});
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("30,30\n");
+        file.close();
+        const CliResult changed = runCli(QStringList{"runs", "rerun", id} + db());
+        QCOMPARE(changed.exitCode, 3);
+        QVERIFY2(changed.err.contains("changed since it was recorded") && changed.err.contains(csv), qPrintable(changed.err));
+    }
+
+    void diffShowsWhatDiffersAndTheAri()
+    {
+        const QString a = run({"--demo", "blobs:n=2000,d=4,k=4", "--k", "4", "--mode", "exact"});
+        const QString b = run({"--demo", "blobs:n=2000,d=4,k=4", "--k", "5", "--seed", "9"});
+        const CliResult diff = runCli(QStringList{"runs", "diff", a, b.left(10)} + db());
+        QVERIFY2(diff.exitCode == 0, qPrintable(describe(diff)));
+        QVERIFY(QRegularExpression("params\\s+k\\s+4\\s+5").match(diff.out).hasMatch());
+        QVERIFY(QRegularExpression("params\\s+mode\\s+exact\\s+fast").match(diff.out).hasMatch());
+        QVERIFY(QRegularExpression("params\\s+seed\\s+1\\s+9").match(diff.out).hasMatch());
+        QVERIFY(diff.out.contains("metrics"));
+        QVERIFY(QRegularExpression("labels\\s+ARI 0\\.\\d{6}").match(diff.out).hasMatch());
+    }
+
+    void warmStartFromARecordedRun()
+    {
+        const QString from = run({"--demo", "blobs:n=2000,d=4,k=4", "--k", "4", "--mode", "exact", "--max-iter", "2"});
+        const QString warm = run({"--demo", "blobs:n=2000,d=4,k=4", "--warm-start", from.left(8), "--mode", "exact"});
+        const QJsonObject record = show(warm);
+        QCOMPARE(record["params"].toObject()["init"].toString(), QString("given"));
+        QCOMPARE(record["params"].toObject()["k"].toInt(), 4);
+        bool edge = false;
+        for (const QJsonValue& e : record["lineage"].toArray())
+            edge |= e["relation"].toString() == "warm_start" && e["src"].toString() == from && e["dst"].toString() == warm;
+        QVERIFY(edge);
+        // The starting centroids are part of the record: the warm-started run re-runs exactly.
+        const CliResult again = runCli(QStringList{"runs", "rerun", warm} + db());
+        QVERIFY2(again.exitCode == 0 && again.out.contains("(bit for bit)"), qPrintable(describe(again)));
+        // Mismatches are usage errors that name the run.
+        const CliResult wrongK = runCli(QStringList{"run", "--demo", "blobs:n=2000,d=4,k=4", "--warm-start", from, "--k", "5"} + db());
+        QCOMPARE(wrongK.exitCode, 2);
+        QVERIFY(wrongK.err.contains(from));
+        QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=2000,d=5,k=4", "--warm-start", from} + db()).exitCode, 2);
+        QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=2000,d=4,k=4", "--warm-start", from, "--init", "kmeans||"} + db()).exitCode, 2);
+    }
+
+    void exportWritesEveryPart()
+    {
+        const QString id = run({"--demo", "blobs:n=500,d=3,k=4", "--k", "4"});
+        const QString out = m_dir.filePath("export");
+        const CliResult r = runCli(QStringList{"runs", "export", id, "--out", out} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        for (const char* name : {"run.json", "labels.csv", "centroids.csv", "iterations.csv", "telemetry.csv"})
+            QVERIFY2(QFile::exists(out + "/" + name), name);
+        QFile labels(out + "/labels.csv");
+        QVERIFY(labels.open(QIODevice::ReadOnly));
+        QCOMPARE(labels.readAll().count('\n'), 501);  // header + one line per row
+        QFile centroids(out + "/centroids.csv");
+        QVERIFY(centroids.open(QIODevice::ReadOnly));
+        QCOMPARE(centroids.readAll().count('\n'), 4);
+        // The exported centroids start a new run.
+        QVERIFY(!run({"--demo", "blobs:n=500,d=3,k=4", "--init-centroids", out + "/centroids.csv"}).isEmpty());
+    }
+
+    void verifyNamesTheRunEditedWithTheSqlite3Tool()
+    {
+        const QString tool = QStandardPaths::findExecutable("sqlite3");
+        if (tool.isEmpty()) QSKIP("the sqlite3 command-line tool is not installed (scripts/install-deps.sh installs it)");
+        const QString first = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        const QString second = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "2"});
+        CliResult ok = runCli(QStringList{"runs", "verify"} + db());
+        QVERIFY2(ok.exitCode == 0, qPrintable(describe(ok)));
+        QVERIFY(ok.out.contains("ok: 2 records"));
+        QProcess sqlite;
+        sqlite.start(tool, {m_db, "UPDATE runs SET topology = 'cuda:0' WHERE id = '" + first + "'"});
+        QVERIFY(sqlite.waitForFinished());
+        QCOMPARE(sqlite.exitCode(), 0);
+        const CliResult bad = runCli(QStringList{"runs", "verify"} + db());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("run " + first) && !bad.out.contains(second), qPrintable(bad.out));
+    }
+
+    void deletedRunsLeaveTheListAndGcRemovesTheirArtifacts()
+    {
+        const QString keep = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        const QString drop = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "2"});
+        QCOMPARE(runCli(QStringList{"runs", "delete", drop} + db()).exitCode, 0);
+        QCOMPARE(list().size(), 1);
+        QCOMPARE(list({"--deleted"}).size(), 2);
+        const CliResult gc = runCli(QStringList{"runs", "gc"} + db());
+        QVERIFY2(gc.exitCode == 0 && gc.out.contains("1 deleted run"), qPrintable(describe(gc)));
+        QVERIFY(show(drop)["artifacts_collected"].toBool());
+        QVERIFY(show(keep)["labels_stored"].toBool());
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+    }
+
+    void aRunThatFailsIsRecordedWithItsReason()
+    {
+        const CliResult r = runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--topology", "cuda:7"} + db());
+        if (r.exitCode == 0) QSKIP("this machine has a CUDA device 7");
+        QCOMPARE(r.exitCode, 4);
+        const QJsonArray runs = list();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0]["status"].toString(), QString("failed"));
+        QVERIFY(!runs[0]["failure"].toString().isEmpty());
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        // Usage errors stop a run before it starts and are not recorded.
+        QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "500"} + db()).exitCode, 2);
+        QCOMPARE(list().size(), 1);
+    }
+
+    void badIdsAndOptionsAreUsageErrors()
+    {
+        run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        for (const QStringList& args : {QStringList{"runs", "show", "ffffffff"}, QStringList{"runs", "show", kInjection},
+                                        QStringList{"runs", "diff", "a"}, QStringList{"runs", "list", "--sort", kInjection},
+                                        QStringList{"runs", "list", "--status", "done"}, QStringList{"runs", "frobnicate"},
+                                        QStringList{"runs", "export", "0"}}) {
+            const CliResult r = runCli(args + db());
+            QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + "\n" + describe(r)));
+            QVERIFY(r.err.startsWith("clusterdesk-cli: "));
+        }
+        QCOMPARE(list().size(), 1);
+        // Reading commands never create a store at a mistyped path.
+        const QString missing = m_dir.filePath("typo/runs.sqlite");
+        const CliResult none = runCli({"runs", "list", "--db", missing});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("no run store at " + missing));
+        QVERIFY(!QFile::exists(missing));
+    }
+
+    void textThatLooksLikeSqlIsStoredVerbatim()
+    {
+        const QString csv = m_dir.filePath("prices" + kInjection + ".csv");
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\n0,0\n0,1\n10,10\n10,11\n");
+        file.close();
+        const QString id = run({"--data", csv, "--k", "2"});
+        const QJsonArray found = list({"--filter", kInjection});
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found[0]["dataset_source"].toString(), csv);
+        QCOMPARE(show(id)["dataset_source"].toString(), csv);
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        const CliResult rerun = runCli(QStringList{"runs", "rerun", id} + db());
+        QVERIFY2(rerun.exitCode == 0, qPrintable(describe(rerun)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRuns)
+#include "test_cli_runs.moc"

@@ -1,0 +1,418 @@
+// The run store on real SQLite files: schema creation, migration from a file written by
+// each earlier schema version (fixtures/schema_v1.sql, schema_v2.sql), a full round trip of a run with all its
+// parts, interrupted runs, the hash chain (verify passes on a clean store and names the
+// record the sqlite3 tool edited), tombstones and gc, and user text that looks like SQL.
+#include "engine/store/process_owner.h"
+#include "engine/store/run_codec.h"
+#include "engine/store/run_store.h"
+#include "engine/store/store_path.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+
+using namespace clusterdesk;
+using namespace clusterdesk::store;
+
+namespace {
+
+const std::string kInjection = "'; DROP TABLE runs; --";
+
+// Runs SQL on the file with the plain C API, outside the store (as another tool would).
+void execSql(const QString& path, const QByteArray& sql)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql.constData(), nullptr, nullptr, &error);
+    const QString message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(message));
+}
+
+QString queryText(const QString& path, const char* sql)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open(path.toUtf8().constData(), &db);
+    sqlite3_stmt* stmt = nullptr;
+    QString out;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+        out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return out;
+}
+
+NewRun newRun(const std::string& source = "blobs:n=6,d=2,k=2,seed=7,spread=1")
+{
+    NewRun run;
+    run.dataset = {std::string(64, 'a'), source, true, "{}", "matrix", 6, 2, ""};
+    run.params.k = 2;
+    run.params.mode = kernels::Mode::Exact;
+    run.params.seed = 18446744073709551615ull;  // the largest seed survives the round trip
+    run.topology = "shards:2";
+    run.threads = 2;
+    return run;
+}
+
+RunOutcome outcome()
+{
+    RunOutcome o;
+    o.backend = "host";
+    o.devices = {"host cpu (2 threads)"};
+    o.metricsJson = R"({"inertia":1.25,"iterations":2,"k":2})";
+    o.energyJ = 3.5;
+    o.energySource = "estimated";
+    IterationStats first;
+    first.iteration = 1;
+    first.k = 2;
+    first.inertia = 4.0;
+    first.assignMs = 0.25;
+    first.rowsSearched = 6;
+    first.sizes = {3, 3};
+    IterationStats second = first;
+    second.iteration = 2;
+    second.inertia = 1.25;
+    second.event = "converged";
+    o.iterations = {first, second};
+    o.telemetry = {{0.0, "cpu package 0", 10.5, "estimated"}, {0.1, "cpu package 0", 11.0, "estimated"}};
+    o.k = 2;
+    o.cols = 2;
+    o.centroids = {0.5f, 1.0f, 5.0f, 5.5f};
+    o.labels = {0, 0, 0, 1, 1, 1};
+    return o;
+}
+
+}  // namespace
+
+class TestRunStore : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString file(const QString& name) const { return m_dir.filePath(name); }
+
+private slots:
+    void freshFileHasTheLatestSchema()
+    {
+        const QString path = file("fresh/runs.sqlite");  // the directory is created too
+        RunStore runStore(path.toStdString());
+        QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
+        QCOMPARE(queryText(path, "PRAGMA journal_mode"), QString("wal"));
+        for (const char* table : {"datasets", "runs", "iterations", "telemetry", "artifacts", "lineage"}) {
+            const QString sql = QString("SELECT name FROM sqlite_master WHERE type='table' AND name='%1'").arg(table);
+            QCOMPARE(queryText(path, sql.toUtf8().constData()), QString(table));
+        }
+        QVERIFY(runStore.listRuns().empty());
+        QVERIFY(runStore.verify().ok);
+    }
+
+    void migratesAVersion1File()
+    {
+        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v1.sql");
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QString path = file("v1.sqlite");
+        execSql(path, fixture.readAll());
+        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("1"));
+
+        RunStore runStore(path.toStdString());
+        QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
+        QCOMPARE(runStore.interruptedOnOpen(), 1);  // the v1 row left running has no live owner
+        RunFilter all;
+        all.sort = RunSort::Started;
+        all.descending = false;
+        const std::vector<RunInfo> runs = runStore.listRuns(all);
+        QCOMPARE(runs.size(), std::size_t(3));
+        QVERIFY(runs[0].status == RunStatus::Ok);
+        QCOMPARE(runs[1].failure, std::string("no CUDA device"));
+        QVERIFY(runs[2].status == RunStatus::Failed);
+        QCOMPARE(runs[2].failure, std::string(kInterrupted));
+
+        const RunRecord first = runStore.loadRun("11111111-1111-4111-8111-111111111111");
+        QCOMPARE(first.info.datasetSource, "blobs:n=4,d=2,k=2,seed=7,spread=1" + kInjection);
+        QCOMPARE(first.labels, (std::vector<std::int32_t>{0, 1, 1, 0}));
+        QCOMPARE(first.centroids, (std::vector<float>{0.5f, 1.0f, 5.0f, 5.5f}));
+        QCOMPARE(first.iterations.size(), std::size_t(2));
+        QCOMPARE(first.iterations[1].sizes, (std::vector<std::int64_t>{2, 2}));
+        QVERIFY(paramsFromJson(first.info.paramsJson).mode == kernels::Mode::Exact);
+        QCOMPARE(first.lineage.size(), std::size_t(1));
+        QCOMPARE(first.lineage[0].relation, std::string("input"));
+        // Runs finished under v1 were chained by the migration, the interrupted one after.
+        const VerifyReport report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(3));
+    }
+
+    void migratesAVersion2File()
+    {
+        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v2.sql");
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QString path = file("v2.sqlite");
+        execSql(path, fixture.readAll());
+        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("2"));
+
+        RunStore runStore(path.toStdString());
+        QCOMPARE(runStore.schemaVersion(), 3);
+        // The killed run belongs to another host: its process table cannot be seen from
+        // here, so it is never marked interrupted.
+        QCOMPARE(runStore.interruptedOnOpen(), 0);
+        RunFilter oldestFirst;
+        oldestFirst.descending = false;
+        const std::vector<RunInfo> runs = runStore.listRuns(oldestFirst);
+        QCOMPARE(runs.size(), std::size_t(5));
+        QVERIFY(runs[2].status == RunStatus::Failed);
+        QVERIFY(runs[4].status == RunStatus::Running);
+        QCOMPARE(runs[4].host, std::string("fixture-host"));
+
+        const RunRecord exact = runStore.loadRun(runs[0].id);  // raw v2 artifacts still load
+        QCOMPARE(exact.labels.size(), std::size_t(12));
+        QCOMPARE(exact.k, 3);
+        QVERIFY(!exact.telemetry.empty());
+        const RunRecord warm = runStore.loadRun(runs[3].id);
+        QCOMPARE(warm.initialCentroids, exact.centroids);
+        QCOMPARE(warm.lineage[1].relation, std::string("warm_start"));
+        QCOMPARE(warm.lineage[1].src, exact.info.id);
+        VerifyReport report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(4));
+
+        // New runs (compressed artifacts) continue the chain.
+        const std::string id = runStore.beginRun(newRun());
+        runStore.finishRun(id, outcome());
+        QCOMPARE(runStore.loadRun(id).labels, outcome().labels);
+        report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(5));
+    }
+
+    void refusesAFileFromANewerSchema()
+    {
+        const QString path = file("newer.sqlite");
+        execSql(path, "PRAGMA user_version = 99;");
+        try {
+            RunStore runStore(path.toStdString());
+            QFAIL("a newer schema was opened");
+        } catch (const StoreError& e) {
+            QVERIFY(QString(e.what()).contains("newer"));
+            QVERIFY(QString(e.what()).contains("newer.sqlite"));
+        }
+    }
+
+    void roundTripsARunWithAllItsParts()
+    {
+        RunStore runStore(file("roundtrip.sqlite").toStdString());
+        const std::string parent = runStore.beginRun(newRun());
+        runStore.finishRun(parent, outcome());
+
+        NewRun run = newRun();
+        run.params.init = InitMethod::Given;
+        run.params.initialCentroids = {1, 2, 3, 4};
+        run.parents = {{"run", parent, "", "", "warm_start", ""}};
+        const std::string id = runStore.beginRun(run);
+        QVERIFY(runStore.loadRun(id).info.status == RunStatus::Running);
+        runStore.finishRun(id, outcome());
+        runStore.addEdge({"run", id, "report", "committee-2026-12.pdf", "report", ""});
+
+        const RunRecord r = runStore.loadRun(id);
+        QVERIFY(r.info.status == RunStatus::Ok);
+        QCOMPARE(r.info.seed, std::string("18446744073709551615"));
+        QCOMPARE(paramsFromJson(r.info.paramsJson).seed, run.params.seed);
+        QCOMPARE(r.info.topology, std::string("shards:2"));
+        QCOMPARE(r.info.threads, 2);
+        QCOMPARE(r.info.backend, std::string("host"));
+        QCOMPARE(r.info.devices, outcome().devices);
+        QCOMPARE(r.info.host, hostName());
+        QVERIFY(!r.info.engineVersion.empty());
+        QVERIFY(!r.info.endedAt.empty());
+        QCOMPARE(r.info.metricsJson, outcome().metricsJson);
+        QCOMPARE(*r.info.energyJ, 3.5);
+        QCOMPARE(r.info.energySource, std::string("estimated"));
+        QCOMPARE(r.dataset.rows, std::int64_t(6));
+        QCOMPARE(r.iterations.size(), std::size_t(2));
+        QCOMPARE(r.iterations[1].event, std::string("converged"));
+        QCOMPARE(r.iterations[0].sizes, (std::vector<std::int64_t>{3, 3}));
+        QCOMPARE(r.iterations[0].assignMs, 0.25);
+        QCOMPARE(r.telemetry.size(), std::size_t(2));
+        QCOMPARE(r.telemetry[1].watts, 11.0);
+        QCOMPARE(r.labels, outcome().labels);
+        QCOMPARE(r.centroids, outcome().centroids);
+        QCOMPARE(r.k, 2);
+        QCOMPARE(r.initialCentroids, (std::vector<float>{1, 2, 3, 4}));
+        QCOMPARE(r.lineage.size(), std::size_t(3));  // input, warm_start, report
+        QCOMPARE(r.lineage[1].src, parent);
+        QCOMPARE(r.lineage[2].dst, std::string("committee-2026-12.pdf"));
+        QCOMPARE(*r.info.chainSeq, std::int64_t(2));
+
+        // A run cannot be finished twice.
+        QVERIFY_THROWS_EXCEPTION(StoreError, runStore.finishRun(id, outcome()));
+        // Ids resolve from unique prefixes; unknown ones are a usage error.
+        QCOMPARE(runStore.resolveId(id.substr(0, 8)), id);
+        QVERIFY_THROWS_EXCEPTION(UsageError, runStore.resolveId("ffffffff-0000"));
+        const VerifyReport report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(2));
+    }
+
+    void listsWithFilterAndSort()
+    {
+        RunStore runStore(file("list.sqlite").toStdString());
+        const std::string a = runStore.beginRun(newRun("blobs:n=6,d=2,k=2,seed=1"));
+        runStore.finishRun(a, outcome());
+        const std::string b = runStore.beginRun(newRun("market:assets=6"));
+        RunOutcome failed;
+        failed.status = RunStatus::Failed;
+        failed.failure = "device lost";
+        runStore.finishRun(b, failed);
+
+        RunFilter filter;
+        filter.status = RunStatus::Failed;
+        QCOMPARE(runStore.listRuns(filter).size(), std::size_t(1));
+        QCOMPARE(runStore.listRuns(filter)[0].failure, std::string("device lost"));
+        filter = {};
+        filter.text = "MARKET";  // case-insensitive substring
+        QCOMPARE(runStore.listRuns(filter).size(), std::size_t(1));
+        QCOMPARE(runStore.listRuns(filter)[0].id, b);
+        filter = {};
+        filter.sort = RunSort::Started;
+        filter.descending = false;
+        QCOMPARE(runStore.listRuns(filter)[0].id, a);
+        filter.descending = true;
+        filter.limit = 1;
+        const auto newest = runStore.listRuns(filter);
+        QCOMPARE(newest.size(), std::size_t(1));
+        QCOMPARE(newest[0].id, b);
+    }
+
+    void userTextThatLooksLikeSqlIsOnlyData()
+    {
+        const QString path = file("injection.sqlite");
+        RunStore runStore(path.toStdString());
+        const std::string id = runStore.beginRun(newRun("/data/prices" + kInjection + ".csv"));
+        runStore.finishRun(id, outcome());
+        RunFilter filter;
+        filter.text = kInjection;
+        const auto found = runStore.listRuns(filter);
+        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(found[0].datasetSource, "/data/prices" + kInjection + ".csv");
+        QVERIFY_THROWS_EXCEPTION(UsageError, runStore.resolveId(kInjection));
+        QVERIFY_THROWS_EXCEPTION(UsageError, runStore.loadRun(kInjection));
+        QCOMPARE(queryText(path, "SELECT count(*) FROM runs"), QString("1"));
+        QVERIFY(runStore.verify().ok);
+    }
+
+    void keepsALiveRunAndInterruptsADeadOne()
+    {
+        const QString path = file("interrupted.sqlite");
+        std::string live;
+        {
+            RunStore runStore(path.toStdString());
+            live = runStore.beginRun(newRun());
+        }
+        RunStore again(path.toStdString());
+        QCOMPARE(again.interruptedOnOpen(), 0);  // this process still owns it
+        QVERIFY(again.loadRun(live).info.status == RunStatus::Running);
+
+        // The same row, owned by a process that has ended (a child that has exited).
+        QProcess child;
+        child.start("/bin/true", {});
+        QVERIFY(child.waitForFinished());
+        const ProcessOwner me = currentProcess();
+        const QByteArray deadToken = QByteArray::fromStdString(me.token.substr(0, me.token.find(':'))) + ":1";
+        execSql(path, "UPDATE runs SET owner_pid = " + QByteArray::number(child.processId() ? child.processId() : 999999) +
+                          ", owner_token = '" + deadToken + "'");
+        RunStore next(path.toStdString());
+        QCOMPARE(next.interruptedOnOpen(), 1);
+        const RunInfo info = next.loadRun(live).info;
+        QVERIFY(info.status == RunStatus::Failed);
+        QCOMPARE(info.failure, std::string(kInterrupted));
+        QVERIFY(next.verify().ok);
+    }
+
+    void verifyNamesTheRecordEditedWithTheSqlite3Tool()
+    {
+        const QString sqlite3Tool = QStandardPaths::findExecutable("sqlite3");
+        if (sqlite3Tool.isEmpty()) QSKIP("the sqlite3 command-line tool is not installed (scripts/install-deps.sh installs it)");
+        const QString path = file("tamper.sqlite");
+        std::vector<std::string> ids;
+        {
+            RunStore runStore(path.toStdString());
+            for (int i = 0; i < 3; ++i) {
+                ids.push_back(runStore.beginRun(newRun()));
+                runStore.finishRun(ids.back(), outcome());
+            }
+            QVERIFY(runStore.verify().ok);
+        }
+        auto tamper = [&](const QString& sql) {
+            QProcess tool;
+            tool.start(sqlite3Tool, {path, sql});
+            QVERIFY(tool.waitForFinished());
+            QCOMPARE(tool.exitCode(), 0);
+        };
+        tamper(QString("UPDATE runs SET metrics = '{\"inertia\":0.5}' WHERE id = '%1'").arg(QString::fromStdString(ids[1])));
+        {
+            RunStore runStore(path.toStdString());
+            const VerifyReport report = runStore.verify();
+            QVERIFY(!report.ok);
+            QCOMPARE(report.firstBadRun, ids[1]);
+            QVERIFY(QString::fromStdString(report.problem).contains(QString::fromStdString(ids[1])));
+        }
+        // Put it back: the chain matches again. Then change the label bytes of the last run.
+        tamper(QString("UPDATE runs SET metrics = '%1' WHERE id = '%2'")
+                   .arg(QString::fromStdString(outcome().metricsJson), QString::fromStdString(ids[1])));
+        QVERIFY(RunStore(path.toStdString()).verify().ok);
+        tamper(QString("UPDATE artifacts SET data = X'00' WHERE run_id = '%1' AND kind = 'labels'").arg(QString::fromStdString(ids[2])));
+        QCOMPARE(RunStore(path.toStdString()).verify().firstBadRun, ids[2]);
+    }
+
+    void deleteKeepsTheChainAndGcRemovesArtifacts()
+    {
+        RunStore runStore(file("gc.sqlite").toStdString());
+        const std::string a = runStore.beginRun(newRun());
+        runStore.finishRun(a, outcome());
+        const std::string b = runStore.beginRun(newRun());
+        QVERIFY_THROWS_EXCEPTION(UsageError, runStore.deleteRun(b));  // still running
+        runStore.finishRun(b, outcome());
+        runStore.deleteRun(a);
+        QCOMPARE(runStore.listRuns().size(), std::size_t(1));
+        RunFilter all;
+        all.includeDeleted = true;
+        QCOMPARE(runStore.listRuns(all).size(), std::size_t(2));
+        const GcReport gc = runStore.collectGarbage();
+        QCOMPARE(gc.runs, 1);
+        QVERIFY(gc.bytes > 0);
+        const RunRecord deleted = runStore.loadRun(a);
+        QVERIFY(deleted.info.deleted);
+        QVERIFY(deleted.artifactsCollected);
+        QVERIFY(deleted.labels.empty());
+        QCOMPARE(runStore.loadRun(b).labels, outcome().labels);
+        const VerifyReport report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(runStore.collectGarbage().runs, 0);
+    }
+
+    void defaultPathFollowsTheEnvironment()
+    {
+        const QByteArray db = qgetenv("CLUSTERDESK_DB"), xdg = qgetenv("XDG_DATA_HOME"), home = qgetenv("HOME");
+        qputenv("CLUSTERDESK_DB", "/tmp/x/own.sqlite");
+        QCOMPARE(defaultStorePath().string(), std::string("/tmp/x/own.sqlite"));
+        qunsetenv("CLUSTERDESK_DB");
+        qputenv("XDG_DATA_HOME", "/tmp/xdg");
+        QCOMPARE(defaultStorePath().string(), std::string("/tmp/xdg/clusterdesk/runs.sqlite"));
+        qputenv("XDG_DATA_HOME", "relative/ignored");
+        qputenv("HOME", "/home/quant");
+        QCOMPARE(defaultStorePath().string(), std::string("/home/quant/.local/share/clusterdesk/runs.sqlite"));
+        qputenv("CLUSTERDESK_DB", db);
+        qputenv("XDG_DATA_HOME", xdg);
+        qputenv("HOME", home);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunStore)
+#include "test_run_store.moc"
