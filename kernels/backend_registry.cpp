@@ -17,6 +17,7 @@ namespace {
 struct CudaPlugin {
     CudaDeviceCountFn deviceCount = nullptr;
     CudaCreateBackendFn create = nullptr;
+    void* handle = nullptr;
     std::string loadError;
 };
 
@@ -52,7 +53,10 @@ const CudaPlugin& cudaPlugin()
             }
             plugin.deviceCount = reinterpret_cast<CudaDeviceCountFn>(dlsym(handle, "clusterdesk_cuda_device_count"));
             plugin.create = reinterpret_cast<CudaCreateBackendFn>(dlsym(handle, "clusterdesk_cuda_create_backend"));
-            if (plugin.deviceCount && plugin.create) return;
+            if (plugin.deviceCount && plugin.create) {
+                plugin.handle = handle;
+                return;
+            }
             errors += "; " + candidate + " lacks the ClusterDesk entry points";
             plugin.deviceCount = nullptr;
             plugin.create = nullptr;
@@ -73,6 +77,18 @@ CudaAvailability cudaAvailability()
     if (count < 0) return {0, std::string("CUDA is not usable: ") + reason.data()};
     if (count == 0) return {0, "no CUDA device found"};
     return {count, {}};
+}
+
+void* cudaPluginSymbol(const char* name, std::string& reason)
+{
+    const CudaPlugin& plugin = cudaPlugin();
+    if (!plugin.handle) {
+        reason = plugin.loadError;
+        return nullptr;
+    }
+    void* symbol = dlsym(plugin.handle, name);
+    if (!symbol) reason = std::string("the CUDA plug-in lacks ") + name + " (an older build?)";
+    return symbol;
 }
 
 std::unique_ptr<Backend> createBackend(const std::string& name)

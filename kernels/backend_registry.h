@@ -26,6 +26,10 @@ struct CudaAvailability {
 // Loads the plug-in (once) and counts usable devices.
 CudaAvailability cudaAvailability();
 
+// An entry point of the CUDA plug-in beyond the backend's (the NCCL ones of
+// cuda/nccl_plugin.h), or null with `reason` set when the plug-in or the symbol is missing.
+void* cudaPluginSymbol(const char* name, std::string& reason);
+
 // "host" or "cuda:N". Throws BackendUnavailable with the reason.
 std::unique_ptr<Backend> createBackend(const std::string& name);
 

@@ -19,6 +19,9 @@ const char* kUsage = R"(Usage:
   clusterdesk-worker --selftest
       Runs every kernel on each backend (host at another thread count, each CUDA
       device) against the single-threaded host result; one PASS/FAIL line per kernel.
+      Then the NCCL communicator (one rank per GPU) against known sums, and exact
+      runs on cuda:0,0, cuda:0,0,0 and all GPUs against the host, bit for bit (SKIP
+      lines with the reason when there is no GPU or no NCCL).
       Exit status 0 when every check passes, 1 otherwise.
   clusterdesk-worker --bench [--rows N] [--cols D] [--k K] [--repeats R]
       Times each kernel (default 1000000 x 32, k=64) and prints ms, GFLOP/s and GB/s

@@ -1,5 +1,6 @@
 #include "rank.h"
 
+#include "heartbeat.h"
 #include "engine/core/error.h"
 #include "engine/exec/mpi_communicator.h"
 #include "engine/exec/pool_job.h"
@@ -9,11 +10,16 @@
 
 #include <mpi.h>
 #include <omp.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <sstream>
 
@@ -50,11 +56,28 @@ Failure describe(std::exception_ptr error)
     return f;
 }
 
+// Whole lines only: one line per write, whatever thread writes.
+void writeLine(std::FILE* stream, const std::string& line)
+{
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    const std::string withNewline = line + '\n';
+    std::fwrite(withNewline.data(), 1, withNewline.size(), stream);
+    std::fflush(stream);
+}
+
+// Rank 0's progress lines go to stdout.
 void emit(const std::string& line)
 {
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+    writeLine(stdout, line);
+}
+
+// Heartbeats go to stderr: mpirun merges every rank's stdout into one stream chunk by
+// chunk, so another rank's heartbeat could land inside rank 0's long result line. A
+// heartbeat is one short write, which arrives whole.
+void emitHeartbeat(const std::string& line)
+{
+    writeLine(stderr, line);
 }
 
 void report(int rank, const Failure& f)
@@ -105,9 +128,43 @@ void setThreads(const PoolJob& job)
     omp_set_num_threads(threads);
 }
 
+// SIGUSR1 (the launcher's cancel, which mpirun forwards to every rank) asks rank 0's
+// run to stop after the current iteration; the ranks agree on it in the next all-reduce
+// and rank 0 still prints the partial result.
+std::atomic<bool> g_cancel{false};
+
+void onCancelSignal(int)
+{
+    g_cancel = true;
+}
+
+// Test hook, honoured only here: CLUSTERDESK_WORKER_TEST_HANG=RANK:COLLECTIVES:MODE makes
+// rank RANK hang, without dying, once it has completed COLLECTIVES collectives: MODE
+// "stop" freezes the whole process (SIGSTOP: heartbeats stop too), "sleep" blocks only
+// the run (heartbeats go on, progress stops). The launcher's watchdog must catch both.
+void installHangHook(ProgressCommunicator& comm)
+{
+    const char* spec = std::getenv("CLUSTERDESK_WORKER_TEST_HANG");
+    int rank = -1;
+    unsigned long long after = 0;
+    char mode[16] = {};
+    if (!spec || std::sscanf(spec, "%d:%llu:%15s", &rank, &after, mode) != 3 || rank != comm.rank()) return;
+    const bool stop = std::string(mode) == "stop";
+    comm.afterCollective = [after, stop](std::uint64_t done) {
+        if (done != after) return;
+        std::fprintf(stderr, "clusterdesk-worker: test hook: hanging (%s) after %llu collectives\n", stop ? "stop" : "sleep", after);
+        std::fflush(stderr);
+        if (stop) raise(SIGSTOP);
+        while (true) pause();
+    };
+}
+
 int runJob(const std::string& jobPath)
 {
-    MpiCommunicator comm(MPI_COMM_WORLD);
+    MpiCommunicator mpi(MPI_COMM_WORLD);
+    ProgressCommunicator comm(mpi);
+    installHangHook(comm);
+    const Heartbeat heartbeat(comm, emitHeartbeat);
     const int rank = comm.rank();
 
     // 1. Job and data, on every rank; a rank that cannot read them (a remote node
@@ -167,6 +224,7 @@ int runJob(const std::string& jobPath)
         std::unique_ptr<kernels::Backend> backend = kernels::createBackend("host");
         RunControl control;
         if (rank == 0) control.onIteration = [](const IterationStats& s) { emit(iterationLine(s)); };
+        control.cancel = &g_cancel;
         const ClusterResult result = runShard(data, job.params, *backend, comm, control);
         if (rank == 0) emit(resultLine(result));
     } catch (...) {
@@ -182,6 +240,10 @@ int runJob(const std::string& jobPath)
 
 int runRank(const std::string& jobPath, int& argc, char**& argv)
 {
+    struct sigaction cancel = {};
+    cancel.sa_handler = onCancelSignal;
+    sigemptyset(&cancel.sa_mask);
+    sigaction(SIGUSR1, &cancel, nullptr);
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         std::cerr << "clusterdesk-worker: MPI_Init failed\n";
         return 4;

@@ -1,5 +1,6 @@
 #include "selftest.h"
 
+#include "collective_checks.h"
 #include "kernel_cases.h"
 
 #include "kernels/backend_registry.h"
@@ -279,6 +280,7 @@ int runSelftest(std::ostream& out)
     // Few dimensions (the host's tiled search) and many (its blocked search and BLAS path).
     int failures = checkCase(makeKernelCase(100000, 37, 19, 2026), out);
     failures += checkCase(makeKernelCase(20000, 100, 40, 2027), out);
+    failures += runCollectiveChecks(out);
     out << (failures == 0 ? "selftest passed\n" : "selftest FAILED: " + std::to_string(failures) + " check(s)\n");
     return failures;
 }

@@ -64,6 +64,10 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         centroidsFromSums(sums, m_ctx.cols, centroids);
         const bool reseeded = reseedEmpty(centroids, sums);
         stats.updateMs += msSince(start);
+        // Every rank's phase times (24 bytes each), so progress shows which rank the
+        // others wait for in the reduce.
+        const RankTiming mine{stats.assignMs, stats.updateMs, stats.reduceMs};
+        stats.ranks = allgatherValues(m_ctx.comm, std::span<const RankTiming>(&mine, 1));
 
         stats.inertia = totalInertia(sums);
         stats.sizes = sums.counts;

@@ -35,6 +35,13 @@ struct KMeansParams {
 std::string toString(Algorithm algorithm);
 std::string toString(InitMethod init);
 
+// One rank's (shard's) phase latencies in one iteration.
+struct RankTiming {
+    double assignMs = 0;
+    double updateMs = 0;
+    double reduceMs = 0;            // includes waiting for the slowest rank to arrive
+};
+
 // Per-iteration record, read by logs, graphs and the store.
 struct IterationStats {
     int iteration = 0;              // counts across the whole run
@@ -47,6 +54,7 @@ struct IterationStats {
     double reduceMs = 0;            // all-reduce of the partial sums
     std::int64_t rowsSearched = 0;  // rows whose nearest centroid had to be searched (the rest were ruled out by bounds)
     std::string event;              // "split 3 of 8 clusters", "merged 2 pairs", or empty
+    std::vector<RankTiming> ranks;  // every rank's phase latencies, in rank order (the fields above are rank 0's)
 };
 
 struct ClusterResult {

@@ -3,6 +3,7 @@
 #include "../core/error.h"
 #include "../data/demo.h"
 #include "../data/load.h"
+#include "rank_timing_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -106,7 +107,8 @@ std::string iterationLine(const IterationStats& s)
 {
     json j = {{"type", "iteration"}, {"iteration", s.iteration}, {"round", s.round}, {"k", s.k},
               {"inertia", s.inertia}, {"sizes", s.sizes}, {"assign_ms", s.assignMs}, {"update_ms", s.updateMs},
-              {"reduce_ms", s.reduceMs}, {"rows_searched", s.rowsSearched}, {"event", s.event}};
+              {"reduce_ms", s.reduceMs}, {"rows_searched", s.rowsSearched}, {"event", s.event},
+              {"ranks", rankTimingsToJson(s.ranks)}};
     return j.dump();
 }
 
@@ -116,6 +118,11 @@ std::string resultLine(const ClusterResult& r)
               {"converged", r.converged}, {"cancelled", r.cancelled}, {"init_ms", r.initMs}, {"sizes", r.sizes},
               {"labels", r.labels}, {"centroids", r.centroids}};
     return j.dump();
+}
+
+std::string heartbeatLine(int rank, std::uint64_t progress, bool waiting, bool finished)
+{
+    return json{{"type", "heartbeat"}, {"rank", rank}, {"progress", progress}, {"waiting", waiting}, {"finished", finished}}.dump();
 }
 
 std::string errorLine(int rank, const std::string& kind, const std::string& message, const std::string& file,
@@ -145,6 +152,7 @@ PoolMessage parsePoolLine(const std::string& line)
             s.reduceMs = j.at("reduce_ms").get<double>();
             s.rowsSearched = j.at("rows_searched").get<std::int64_t>();
             s.event = j.value("event", std::string());
+            if (j.contains("ranks")) s.ranks = rankTimingsFromJson(j.at("ranks"));
             m.type = PoolMessage::Type::Iteration;
         } else if (type == "result") {
             ClusterResult& r = m.result;
@@ -159,6 +167,12 @@ PoolMessage parsePoolLine(const std::string& line)
             r.labels = j.at("labels").get<std::vector<std::int32_t>>();
             r.centroids = j.at("centroids").get<std::vector<float>>();
             m.type = PoolMessage::Type::Result;
+        } else if (type == "heartbeat") {
+            m.rank = j.at("rank").get<int>();
+            m.progress = j.at("progress").get<std::uint64_t>();
+            m.waiting = j.at("waiting").get<bool>();
+            m.finished = j.value("finished", false);
+            m.type = PoolMessage::Type::Heartbeat;
         } else if (type == "error") {
             m.rank = j.value("rank", -1);
             m.kind = j.value("kind", std::string("error"));

@@ -1,6 +1,7 @@
 // The job a pool run hands to every clusterdesk-worker rank (a JSON file), and the
 // JSON lines rank 0 prints back: one {"type":"iteration",...} per iteration, then
-// {"type":"result",...}; any rank that fails prints {"type":"error",...}. Both sides
+// {"type":"result",...}; any rank that fails prints {"type":"error",...}; every rank
+// prints {"type":"heartbeat",...} about once a second. Both sides
 // use these functions, so the protocol lives in one place.
 #pragma once
 
@@ -39,12 +40,16 @@ Dataset loadPoolData(const PoolJob& job);
 // --- rank 0's progress lines ---------------------------------------------------------
 std::string iterationLine(const IterationStats& stats);
 std::string resultLine(const ClusterResult& result);
+// Every rank, about once a second (the launcher's watchdog): progress counts the
+// collectives the rank has completed, waiting says it is inside one now; a last one
+// with finished set says the rank is done and will go quiet.
+std::string heartbeatLine(int rank, std::uint64_t progress, bool waiting, bool finished = false);
 // kind: "usage", "data", "device" or "error"; file/line/column locate a data error.
 std::string errorLine(int rank, const std::string& kind, const std::string& message, const std::string& file = {},
                       std::int64_t line = 0, std::int64_t column = 0);
 
 struct PoolMessage {
-    enum class Type { Iteration, Result, Error, Other } type = Type::Other;
+    enum class Type { Iteration, Result, Error, Heartbeat, Other } type = Type::Other;
     IterationStats iteration;
     ClusterResult result;
     int rank = -1;
@@ -53,6 +58,9 @@ struct PoolMessage {
     std::string file;
     std::int64_t line = 0;
     std::int64_t column = 0;
+    std::uint64_t progress = 0;  // heartbeat
+    bool waiting = false;        // heartbeat
+    bool finished = false;       // heartbeat
 };
 
 // Parses one line; lines that are not JSON objects of a known type give Type::Other.

@@ -272,6 +272,69 @@ void terminate(Spawned& child, ChildTree& tree)
     }
 }
 
+std::string rankList(const std::vector<int>& ranks)
+{
+    std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
+    return text;
+}
+
+// The ranks' heartbeats (see PoolOptions): has any rank hung?
+class Watchdog {
+public:
+    Watchdog(int ranks, const PoolOptions& options)
+        : m_ranks(static_cast<std::size_t>(ranks)), m_options(options), m_start(Clock::now()), m_lastProgress(m_start)
+    {
+    }
+
+    void beat(const PoolMessage& m)
+    {
+        if (m.rank < 0 || m.rank >= static_cast<int>(m_ranks.size())) return;
+        RankState& r = m_ranks[static_cast<std::size_t>(m.rank)];
+        if (!r.heard || m.progress != r.progress) m_lastProgress = Clock::now();
+        r = {true, Clock::now(), m.progress, m.waiting, m.finished};
+    }
+
+    // Empty while every rank is alive and the run progresses; else what hung.
+    std::string verdict() const
+    {
+        std::vector<int> silent, notStarted, busy, waiting;
+        for (std::size_t i = 0; i < m_ranks.size(); ++i) {
+            const RankState& r = m_ranks[i];
+            const int rank = static_cast<int>(i);
+            if (r.finished) continue;  // done with the run, going quiet: nobody waits for it
+            if (!r.heard && secondsSince(m_start) > m_options.startupSeconds) notStarted.push_back(rank);
+            if (r.heard && secondsSince(r.lastSeen) > m_options.silenceSeconds) silent.push_back(rank);
+            (r.heard && r.waiting ? waiting : busy).push_back(rank);
+        }
+        const auto seconds = [](double s) { return std::to_string(static_cast<long long>(s)) + " s"; };
+        if (!silent.empty())
+            return "pool " + rankList(silent) + " hung: no heartbeat for over " + seconds(m_options.silenceSeconds) +
+                   " (the process froze or its node is unreachable)";
+        if (!notStarted.empty())
+            return "pool " + rankList(notStarted) + " never reported within " + seconds(m_options.startupSeconds) + " of the launch";
+        if (secondsSince(m_lastProgress) > m_options.stallSeconds) {
+            if (busy.empty()) return "pool ranks made no progress for " + seconds(m_options.stallSeconds) + ", all waiting in a collective";
+            return "pool " + rankList(busy) + " hung: no progress for " + seconds(m_options.stallSeconds) +
+                   " outside any collective" + (waiting.empty() ? std::string() : " while " + rankList(waiting) + " waited for it");
+        }
+        return {};
+    }
+
+private:
+    struct RankState {
+        bool heard = false;
+        Clock::time_point lastSeen;
+        std::uint64_t progress = 0;
+        bool waiting = false;
+        bool finished = false;
+    };
+    std::vector<RankState> m_ranks;
+    const PoolOptions& m_options;
+    Clock::time_point m_start;
+    Clock::time_point m_lastProgress;
+};
+
 }  // namespace
 
 std::string defaultWorkerPath()
@@ -322,11 +385,13 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
     bool haveResult = false;
     std::optional<PoolMessage> firstError;
     std::vector<IterationStats> history;
-    std::string pending;  // stdout not yet split into lines
+    std::string pending, pendingErr;  // stdout and stderr not yet split into lines
     Tail errTail, otherOut;
     std::optional<Clock::time_point> endSeen;  // when mpirun exited or its output closed
     auto lastRefresh = Clock::now();
     const std::string launcherName = options.launcher;
+    Watchdog watchdog(ranks, options);
+    std::optional<Clock::time_point> cancelSent;
 
     auto handleLine = [&](const std::string& line) {
         PoolMessage m = parsePoolLine(line);
@@ -342,11 +407,24 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
         case PoolMessage::Type::Error:
             if (!firstError) firstError = std::move(m);
             break;
+        case PoolMessage::Type::Heartbeat:
+            watchdog.beat(m);
+            break;
         case PoolMessage::Type::Other:
             otherOut.append(line.data(), line.size());
             otherOut.append("\n", 1);
             break;
         }
+    };
+
+    // stderr: the ranks' heartbeats, and whatever mpirun or a failing rank says.
+    auto handleErrLine = [&](const std::string& line) {
+        if (const PoolMessage m = parsePoolLine(line); m.type == PoolMessage::Type::Heartbeat) {
+            watchdog.beat(m);
+            return;
+        }
+        errTail.append(line.data(), line.size());
+        errTail.append("\n", 1);
     };
 
     try {
@@ -368,19 +446,30 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
                     (isOut ? child.out() : child.err()) = -1;
                     continue;
                 }
-                if (!isOut) {
-                    errTail.append(buffer, static_cast<std::size_t>(got));
-                    continue;
-                }
-                pending.append(buffer, static_cast<std::size_t>(got));
+                std::string& lines = isOut ? pending : pendingErr;
+                lines.append(buffer, static_cast<std::size_t>(got));
                 std::size_t startLine = 0;
-                for (std::size_t nl; (nl = pending.find('\n', startLine)) != std::string::npos; startLine = nl + 1)
-                    handleLine(pending.substr(startLine, nl - startLine));
-                pending.erase(0, startLine);
+                for (std::size_t nl; (nl = lines.find('\n', startLine)) != std::string::npos; startLine = nl + 1) {
+                    const std::string line = lines.substr(startLine, nl - startLine);
+                    if (isOut) handleLine(line);
+                    else handleErrLine(line);
+                }
+                lines.erase(0, startLine);
             }
-            if (control.cancel && control.cancel->load()) {
+            if (control.cancel && control.cancel->load() && !cancelSent) {
+                ::kill(child.pid(), SIGUSR1);  // mpirun forwards it to every rank
+                cancelSent = Clock::now();
+            }
+            if (cancelSent && !haveResult && secondsSince(*cancelSent) > options.cancelGraceSeconds) {
                 terminate(child, tree);
-                throw Cancelled("pool run cancelled; its processes were stopped");
+                throw Cancelled("pool run cancelled; its ranks did not stop within " +
+                                std::to_string(static_cast<int>(options.cancelGraceSeconds)) + " s and were killed");
+            }
+            if (!haveResult && !firstError && !endSeen) {
+                if (const std::string hung = watchdog.verdict(); !hung.empty()) {
+                    terminate(child, tree);
+                    throw DeviceError(hung + "; the run was stopped and all its processes killed");
+                }
             }
             if (secondsSince(lastRefresh) > 0.25) {
                 tree.refresh();
@@ -396,6 +485,7 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
             }
         }
         if (!pending.empty()) handleLine(pending);
+        if (!pendingErr.empty()) handleErrLine(pendingErr);
     } catch (...) {
         terminate(child, tree);
         throw;
@@ -406,9 +496,11 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
 
     const int status = child.status();
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (cancelSent && !haveResult) throw Cancelled("pool run cancelled; its processes were stopped");
     if (ok && haveResult && !firstError) {
         report.result.history = std::move(history);
         report.backend = "host";
+        report.communicator = "MPI";
         report.devices = {"MPI pool of " + std::to_string(ranks) + " host ranks" +
                           (topology.hostfile.empty() ? std::string(" on this machine") : " from " + topology.hostfile)};
         report.secondsTotal = secondsSince(startTime);

@@ -3,6 +3,7 @@
 #include "../core/error.h"
 #include "kernels/backend_registry.h"
 #include "local_communicator.h"
+#include "nccl_communicator.h"
 #include "pool_launcher.h"
 #include "shard_run.h"
 
@@ -51,6 +52,27 @@ void validate(int threads)
         throw UsageError("threads must be between 1 and " + std::to_string(kMaxThreads) + " (got " + std::to_string(threads) + ")");
 }
 
+namespace {
+
+// Whether the shards of a local topology should try NCCL: only between GPUs, and only
+// distinct ones (NCCL refuses two ranks on one device). Otherwise says why not.
+bool wantsNccl(const Topology& topology, std::string& whyNot)
+{
+    if (topology.shards.size() < 2 || topology.shards.front().rfind("cuda:", 0) != 0) return false;
+    std::vector<std::string> sorted = topology.shards;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) return true;
+    whyNot = "NCCL needs distinct GPUs; " + topology.spec + " lists one more than once";
+    return false;
+}
+
+int deviceIndex(const std::string& shardName)
+{
+    return std::stoi(shardName.substr(shardName.find(':') + 1));
+}
+
+}  // namespace
+
 RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                         const RunControl& control)
 {
@@ -67,6 +89,12 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
     std::vector<std::string> devices(static_cast<std::size_t>(shards));
     std::exception_ptr failure;
     std::mutex failureMutex;
+    std::string ncclWhyNot;
+    const bool tryNccl = wantsNccl(topology, ncclWhyNot);
+    // Per shard, kept until every thread has joined, so a failing shard can abort the
+    // others' NCCL collectives; slots are written under failureMutex.
+    std::vector<std::unique_ptr<NcclCommunicator>> ncclRanks(static_cast<std::size_t>(shards));
+    if (shards > 1) report.communicator = "local threads";
 
     auto shardMain = [&](int rank) {
         try {
@@ -78,13 +106,27 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
                 throw DeviceError(e.what());
             }
             devices[static_cast<std::size_t>(rank)] = backend->deviceName();
-            auto comm = group.member(rank);
+            auto local = group.member(rank);
+            Communicator* comm = local.get();
+            if (tryNccl) {
+                // Collective over the local group: all shards get NCCL or none does.
+                std::string whyNot;
+                auto nccl = NcclCommunicator::join(*local, deviceIndex(topology.shards[static_cast<std::size_t>(rank)]), whyNot);
+                std::lock_guard lock(failureMutex);
+                if (rank == 0) ncclWhyNot = whyNot;
+                if (nccl) comm = nccl.get();
+                if (nccl && failure) nccl->abort();  // a shard failed before this one registered
+                ncclRanks[static_cast<std::size_t>(rank)] = std::move(nccl);
+            }
             ClusterResult result = runShard(data, params, *backend, *comm, control);
             if (rank == 0) report.result = std::move(result);
         } catch (...) {
             {
                 std::lock_guard lock(failureMutex);
                 if (!failure) failure = std::current_exception();
+                // Shards waiting in an NCCL collective for this one are released too.
+                for (const auto& nccl : ncclRanks)
+                    if (nccl) nccl->abort();
             }
             group.abort();
         }
@@ -106,6 +148,8 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
     if (failure) std::rethrow_exception(failure);
 
     report.backend = topology.shards.front().rfind("cuda", 0) == 0 ? "cuda" : "host";
+    if (tryNccl && ncclWhyNot.empty()) report.communicator = "NCCL";
+    if (!ncclWhyNot.empty()) report.communicator += " (" + ncclWhyNot + ")";
     std::sort(devices.begin(), devices.end());
     devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
     report.devices = devices;

@@ -1,5 +1,6 @@
 // Runs one clustering job on a topology: shards the rows, starts one thread per shard
-// with its backend and communicator, runs the algorithm on every shard (SPMD) and
+// with its backend and communicator (NCCL between distinct GPUs when the plug-in
+// offers it, else the local one), runs the algorithm on every shard (SPMD) and
 // returns rank 0's result with timing and the hardware it ran on.
 // Pool topologies (pool:N, pool:HOSTFILE) run as MPI processes through runPool
 // (pool_launcher.h).
@@ -20,6 +21,9 @@ struct RunReport {
     std::string backend;               // "host" or "cuda"
     std::vector<std::string> devices;  // what each distinct device is
     double secondsTotal = 0;           // upload, initialisation, iterations, labels
+    // How the shards combined their sums: "NCCL", "local threads", "MPI" (empty for one
+    // shard), with why NCCL was not used where it could have been.
+    std::string communicator;
 };
 
 // threads: host threads in all (0 = every core), divided among host shards.

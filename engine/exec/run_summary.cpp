@@ -2,6 +2,7 @@
 
 #include "../cluster/metrics.h"
 #include "clusterdesk/version.h"
+#include "rank_timing_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,7 @@ std::string runSummaryJson(const RunSummaryInput& in)
     j["topology"] = in.topology.spec;
     j["shards"] = in.topology.shards.size();
     j["devices"] = in.report.devices;
+    if (!in.report.communicator.empty()) j["communicator"] = in.report.communicator;
     j["seconds_total"] = in.report.secondsTotal;
     j["ms_per_iteration"] = msPerIteration(r);
     j["phases_ms"] = {{"init", r.initMs}, {"assign", phases.assign}, {"update", phases.update}, {"reduce", phases.reduce}};
@@ -93,6 +95,7 @@ std::string runSummaryJson(const RunSummaryInput& in)
                             {"assign_ms", s.assignMs}, {"update_ms", s.updateMs}, {"reduce_ms", s.reduceMs},
                             {"rows_searched", s.rowsSearched}};
         if (!s.event.empty()) h["event"] = s.event;
+        if (!s.ranks.empty()) h["ranks"] = rankTimingsToJson(s.ranks);
         history.push_back(std::move(h));
     }
     j["history"] = std::move(history);
@@ -114,6 +117,7 @@ std::string runSummaryText(const RunSummaryInput& in)
                   kernels::toString(in.params.mode).c_str(), in.topology.spec.c_str(),
                   in.report.devices.empty() ? "?" : in.report.devices.front().c_str());
     text += buffer;
+    if (!in.report.communicator.empty()) text += "          shards joined by " + in.report.communicator + "\n";
     std::snprintf(buffer, sizeof buffer, "result    k=%d  inertia=%.8g  iterations=%d  %s\n", r.k, r.inertia, r.iterations,
                   r.cancelled ? "cancelled" : (r.converged ? "converged" : "stopped at max iterations"));
     text += buffer;

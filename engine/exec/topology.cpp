@@ -71,13 +71,15 @@ Topology parseTopology(const std::string& spec)
             const std::size_t comma = list.find(',', start);
             const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             const int device = parseCount(item, spec, kMaxShards);
-            const std::string name = "cuda:" + std::to_string(device);
-            for (const std::string& existing : topology.shards)
-                if (existing == name) throw UsageError("bad topology '" + spec + "': GPU " + item + " is listed twice");
-            topology.shards.push_back(name);
+            // A GPU may be listed more than once: several shards on one device, which
+            // is how a one-GPU machine exercises the multi-shard path.
+            topology.shards.push_back("cuda:" + std::to_string(device));
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
+        topology.spec = "cuda:";
+        for (std::size_t i = 0; i < topology.shards.size(); ++i)
+            topology.spec += (i ? "," : "") + topology.shards[i].substr(5);
     } else if (spec.rfind("pool:", 0) == 0) {
         const std::string rest = spec.substr(5);
         if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");

@@ -1,6 +1,8 @@
 // Where a run executes: `host` (one shard, all threads), `shards:N` (N host shards in
 // threads, joined by the local communicator), `cuda` / `cuda:0,1,...` (one shard per
-// local GPU), `pool:N` / `pool:HOSTFILE` (MPI ranks, see pool_launcher.h).
+// listed GPU, joined by NCCL when the GPUs are distinct and NCCL is usable, else by the
+// local communicator; `cuda:0,0` puts two shards on GPU 0), `pool:N` / `pool:HOSTFILE`
+// (MPI ranks, see pool_launcher.h).
 #pragma once
 
 #include <string>

@@ -965,11 +965,6 @@ private:
     DeviceBuffer<float> colMax;
 };
 
-void writeReason(char* reason, std::size_t size, const char* text) noexcept
-{
-    if (reason != nullptr && size > 0) std::snprintf(reason, size, "%s", text);
-}
-
 }  // namespace
 }  // namespace clusterdesk::kernels::cuda
 

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +29,12 @@ inline void checkCublas(cublasStatus_t status, const char* what, const char* fil
         throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
                                  cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
     }
+}
+
+// The C entry points report failures as text in the caller's buffer.
+inline void writeReason(char* reason, std::size_t size, const char* text) noexcept
+{
+    if (reason != nullptr && size > 0) std::snprintf(reason, size, "%s", text);
 }
 
 // Z-scores rows x cols floats in device memory with detail::ZscoreRow, on stream. Lives in

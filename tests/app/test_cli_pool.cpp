@@ -1,11 +1,34 @@
 // clusterdesk-cli run --topology pool:N: the same labels as --topology host in exact
-// mode. Skipped when the build has no MPI or mpirun is not on PATH.
+// mode; a rank that hangs ends the run with exit 4 naming it. Skipped when the build
+// has no MPI or mpirun is not on PATH.
 #include "cli_runner.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
+
+namespace {
+
+// Live processes (other than this one) whose environment holds `entry`: what a run
+// started with it left behind, wherever it was re-parented.
+QStringList processesWithEnvironment(const QByteArray& entry)
+{
+    QStringList found;
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (pid.toLongLong() <= 0 || pid.toLongLong() == getpid()) continue;
+        QFile environ("/proc/" + pid + "/environ");
+        if (!environ.open(QIODevice::ReadOnly)) continue;
+        if (environ.readAll().split('\0').contains(entry)) found << pid;
+    }
+    return found;
+}
+
+}  // namespace
 
 class TestCliPool : public QObject {
     Q_OBJECT
@@ -34,6 +57,27 @@ private slots:
         const QByteArray hostBytes = a.readAll();
         QCOMPARE(hostBytes.count('\n'), 20000);
         QVERIFY(hostBytes == b.readAll());
+    }
+
+    void hungRankFailsNamingIt()
+    {
+        // The worker's test hook freezes rank 1 (SIGSTOP: heartbeats stop too) dozens of
+        // iterations in; the launcher's watchdog ends the run within its silence limit
+        // (15 s), exit 4 naming rank 1, and no process of the run is left.
+        const QByteArray hook = "1:400:stop";
+        qputenv("CLUSTERDESK_WORKER_TEST_HANG", hook);
+        QElapsedTimer timer;
+        timer.start();
+        const CliResult r = runCli({"run", "--demo", "blobs:n=100000,d=16,k=8,spread=3", "--k", "64", "--tol", "0", "--max-iter",
+                                    "100000", "--topology", "pool:3", "--threads", "2", "--no-record"},
+                                   120000);
+        qunsetenv("CLUSTERDESK_WORKER_TEST_HANG");
+        qInfo("failed after %lld ms: %s", static_cast<long long>(timer.elapsed()), qPrintable(r.err.trimmed()));
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("pool rank 1 hung"), qPrintable(r.err));
+        QVERIFY(timer.elapsed() < 60000);
+        const QStringList left = processesWithEnvironment("CLUSTERDESK_WORKER_TEST_HANG=" + hook);
+        QVERIFY2(left.isEmpty(), qPrintable("processes left behind: " + left.join(' ')));
     }
 
     void badPoolTopologyExit2()

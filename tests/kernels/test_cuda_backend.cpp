@@ -1,6 +1,6 @@
 // The CUDA backend against the host one through whole runs: exact mode must give the
-// same labels and centroids bit for bit on cuda:0 as on the host, fast mode the same
-// clustering. Needs a GPU; without one every test says it was skipped and why.
+// same labels and centroids bit for bit on cuda:0 (and sharded: cuda:0,0, cuda:0,1) as
+// on the host, fast mode the same clustering. Needs a GPU; without one every test says it was skipped and why.
 #include "engine/cluster/metrics.h"
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
@@ -46,6 +46,35 @@ private slots:
         QVERIFY(std::memcmp(gpu.result.centroids.data(), host.result.centroids.data(),
                             host.result.centroids.size() * sizeof(float)) == 0);
         QCOMPARE(gpu.result.inertia, host.result.inertia);
+    }
+
+    void shardsOnGpusMatchHostBitForBit_data()
+    {
+        // Several shards on GPU 0 (a one-GPU machine's multi-shard path), and one shard
+        // per GPU joined by NCCL where there are several.
+        QTest::addColumn<QString>("topology");
+        QTest::newRow("cuda:0,0") << "cuda:0,0";
+        QTest::newRow("cuda:0,0,0") << "cuda:0,0,0";
+        QTest::newRow("cuda:0,1") << "cuda:0,1";
+    }
+
+    void shardsOnGpusMatchHostBitForBit()
+    {
+        QFETCH(QString, topology);
+        if (topology == "cuda:0,1" && kernels::cudaAvailability().deviceCount < 2) QSKIP("needs two GPUs");
+        const Dataset data = makeDemo("blobs:n=50000,d=24,k=12,seed=5,spread=2");
+        KMeansParams params;
+        params.k = 12;
+        params.init = InitMethod::KMeansParallel;
+        params.mode = kernels::Mode::Exact;
+        const RunReport host = runClustering(data, params, parseTopology("host"), 2);
+        const RunReport gpu = runClustering(data, params, parseTopology(topology.toStdString()), 2);
+        qInfo("%s: shards joined by %s", qPrintable(topology), gpu.communicator.c_str());
+        QCOMPARE(gpu.result.labels, host.result.labels);
+        QVERIFY(std::memcmp(gpu.result.centroids.data(), host.result.centroids.data(),
+                            host.result.centroids.size() * sizeof(float)) == 0);
+        QCOMPARE(gpu.result.inertia, host.result.inertia);
+        QCOMPARE(gpu.result.history.front().ranks.size(), parseTopology(topology.toStdString()).shards.size());
     }
 
     void fastRunAgreesWithHost_data()

@@ -1,6 +1,8 @@
 // MpiCommunicator: run by CTest under mpirun with 3 ranks (and on its own as one
 // rank). Double sums must equal the rank-order sum bit for bit on every rank.
 #include "engine/exec/mpi_communicator.h"
+#include "engine/exec/nccl_communicator.h"
+#include "kernels/backend_registry.h"
 
 #include <QTest>
 
@@ -41,6 +43,30 @@ private slots:
         const auto all = allgatherValues<double>(comm, values);
         for (int r = 1; r < comm.size(); ++r)
             QVERIFY(std::memcmp(all.data() + r * values.size(), values.data(), values.size() * sizeof(double)) == 0);
+    }
+
+    void ncclBootstrapsThroughMpi()
+    {
+        // NCCL over every rank's GPU, the unique id going through MPI. Where a rank has
+        // no usable GPU, every rank gets none and the same reason (nobody waits in
+        // NCCL's init); with GPUs, the double sum equals MPI's bit for bit.
+        MpiCommunicator mpi;
+        std::string whyNot;
+        const int devices = kernels::cudaAvailability().deviceCount;
+        auto nccl = NcclCommunicator::join(mpi, devices > 0 ? mpi.rank() % devices : 0, whyNot);
+        const auto reasons = mpi.allgather(std::as_bytes(std::span<const char>(whyNot.data(), whyNot.size())));
+        std::string repeated;
+        for (int r = 0; r < mpi.size(); ++r) repeated += whyNot;
+        QCOMPARE(std::string(reinterpret_cast<const char*>(reasons.data()), reasons.size()), repeated);  // the same on every rank
+        if (!nccl) {
+            QVERIFY(QString::fromStdString(whyNot).startsWith("rank "));
+            if (devices == 0) QSKIP(qPrintable("no GPU, NCCL refused on every rank: " + QString::fromStdString(whyNot)));
+            QSKIP(qPrintable("NCCL is not usable here: " + QString::fromStdString(whyNot)));
+        }
+        std::vector<double> viaNccl = doublesOf(mpi.rank()), viaMpi = doublesOf(mpi.rank());
+        nccl->allreduceSum(std::span<double>(viaNccl));
+        mpi.allreduceSum(viaMpi);
+        QVERIFY(std::memcmp(viaNccl.data(), viaMpi.data(), viaMpi.size() * sizeof(double)) == 0);
     }
 
     void integerSumAndMax()

@@ -272,8 +272,10 @@ private slots:
         QCOMPARE(after.result.labels.size(), std::size_t{3000});
     }
 
-    void cancelKillsTheRanks()
+    void cancelReturnsThePartialResult()
     {
+        // As in a local run: the ranks stop after the current iteration and rank 0's
+        // partial result comes back, marked cancelled; no process is left.
         const Dataset data = makeDemo("blobs:n=100000,d=16,k=8,spread=3");
         KMeansParams params;
         params.k = 64;
@@ -290,11 +292,80 @@ private slots:
         };
         QElapsedTimer timer;
         timer.start();
-        QVERIFY_THROWS_EXCEPTION(Cancelled, runPool(data, params, parseTopology("pool:2"), 2, control, workerOptions()));
+        const RunReport report = runPool(data, params, parseTopology("pool:2"), 2, control, workerOptions());
         QVERIFY(timer.elapsed() < 10000);
+        QVERIFY(report.result.cancelled);
+        QVERIFY(report.result.iterations >= 1 && report.result.iterations < 1000);
+        QCOMPARE(report.result.labels.size(), std::size_t{100000});
+        QCOMPARE(report.result.history.size(), static_cast<std::size_t>(report.result.iterations));
         QVERIFY(!ranks.empty());
         for (pid_t pid : ranks) QVERIFY(!alive(pid));
         QVERIFY(myWorkers().empty());
+    }
+
+    void hungRankFailsNamingIt_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("frozen process (no heartbeat)") << "stop";
+        QTest::newRow("stuck run (heartbeat, no progress)") << "sleep";
+    }
+
+    void hungRankFailsNamingIt()
+    {
+        // The worker's test hook makes rank 1 hang without dying after 40 collectives
+        // (a few iterations in); the watchdog must end the run naming rank 1, in bounded
+        // time, with every process gone.
+        QFETCH(QString, mode);
+        const Dataset data = makeDemo("blobs:n=100000,d=16,k=8,spread=3");
+        KMeansParams params;
+        params.k = 64;
+        params.init = InitMethod::Given;  // few collectives before the iterations
+        params.initialCentroids.assign(data.values.begin(), data.values.begin() + 64 * 16);
+        params.tolerance = 0;
+        params.maxIterations = 1000;
+        PoolOptions options = workerOptions();
+        options.silenceSeconds = 3;
+        options.stallSeconds = mode == "sleep" ? 3 : 60;
+        std::vector<pid_t> ranks;
+        RunControl control;
+        control.onIteration = [&](const IterationStats&) {
+            if (ranks.empty()) ranks = myWorkers();
+        };
+        qputenv("CLUSTERDESK_WORKER_TEST_HANG", ("1:40:" + mode).toUtf8());
+        QElapsedTimer timer;
+        timer.start();
+        QString message;
+        try {
+            runPool(data, params, parseTopology("pool:3"), 2, control, options);
+        } catch (const DeviceError& e) {
+            message = e.what();
+        }
+        qunsetenv("CLUSTERDESK_WORKER_TEST_HANG");
+        qInfo("%s: failure after %lld ms: %s", qPrintable(mode), static_cast<long long>(timer.elapsed()), qPrintable(message));
+        QVERIFY2(message.startsWith("pool rank 1 hung"), qPrintable(message));
+        QVERIFY(timer.elapsed() < 30000);
+        QCOMPARE(ranks.size(), std::size_t{3});
+        for (pid_t pid : ranks) QVERIFY2(!alive(pid), qPrintable(QString("rank process %1 is still alive").arg(pid)));
+        QVERIFY(myWorkers().empty());
+    }
+
+    void progressLinesCarryEveryRanksTiming()
+    {
+        const Dataset data = makeDemo("blobs:n=6000,d=6,k=5,seed=3");
+        KMeansParams params;
+        params.k = 5;
+        std::vector<IterationStats> seen;
+        RunControl control;
+        control.onIteration = [&](const IterationStats& s) { seen.push_back(s); };
+        const RunReport pool = runPool(data, params, parseTopology("pool:3"), 2, control, workerOptions());
+        QVERIFY(!seen.empty());
+        for (const IterationStats& s : seen) {
+            QCOMPARE(s.ranks.size(), std::size_t{3});
+            QCOMPARE(s.ranks[0].assignMs, s.assignMs);  // rank 0's own numbers, as gathered
+            QCOMPARE(s.ranks[0].reduceMs, s.reduceMs);
+            for (const RankTiming& r : s.ranks) QVERIFY(r.assignMs >= 0 && r.updateMs >= 0 && r.reduceMs >= 0);
+        }
+        QCOMPARE(pool.result.history.back().ranks.size(), std::size_t{3});
     }
 
     void missingLauncher_data()

@@ -18,6 +18,9 @@ private slots:
         QTest::newRow("shards:3") << "shards:3" << "shards:3" << QStringList{"host", "host", "host"};
         QTest::newRow("cuda") << "cuda" << "cuda:0" << QStringList{"cuda:0"};
         QTest::newRow("cuda:0,1") << "cuda:0,1" << "cuda:0,1" << QStringList{"cuda:0", "cuda:1"};
+        // Several shards on one GPU: the multi-shard path on a one-GPU machine.
+        QTest::newRow("cuda:0,0") << "cuda:0,0" << "cuda:0,0" << QStringList{"cuda:0", "cuda:0"};
+        QTest::newRow("cuda:01,1") << "cuda:01,1" << "cuda:1,1" << QStringList{"cuda:1", "cuda:1"};
     }
 
     void parses()
@@ -40,7 +43,7 @@ private slots:
         QTest::newRow("shards:0") << "shards:0" << "at least one shard";
         QTest::newRow("shards:x") << "shards:x" << "'x' is not a number";
         QTest::newRow("cuda:") << "cuda:" << "'' is not a number";
-        QTest::newRow("cuda:0,0") << "cuda:0,0" << "GPU 0 is listed twice";
+        QTest::newRow("cuda:0,,1") << "cuda:0,,1" << "'' is not a number";
         QTest::newRow("cuda:-1") << "cuda:-1" << "'-1' is not a number";
         QTest::newRow("mpi") << "mpi" << "unknown topology 'mpi'";
     }
