@@ -188,13 +188,15 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     std::signal(SIGINT, SIG_DFL);
 
     const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB(), power.summary()};
+    // The result files first: a store that fails now (disk full, locked for a minute)
+    // must not cost the user the clustering itself.
+    if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
+    if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
     ExecutedRun executed;
     if (recorder) {
         recorder->complete(summary, power);
         executed.runId = recorder->runId();
     }
-    if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
-    if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
     if (options.jsonPath == "-") {
         std::cout << withRunId(runSummaryJson(summary), executed.runId) << '\n';
     } else {

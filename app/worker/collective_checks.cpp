@@ -84,6 +84,12 @@ int checkNccl(std::ostream& out, int devices)
             nccl->allreduceMax(c.doubleMax);
             const std::vector<std::byte> mine(static_cast<std::size_t>(r) + 1, std::byte(r + 1));
             c.gathered = nccl->allgather(mine);
+            // Torn down on this thread, with its peers (see run_clustering.cpp).
+            std::unique_ptr<NcclCommunicator> own;
+            {
+                std::lock_guard lock(mutex);
+                own = std::move(comms[static_cast<std::size_t>(r)]);
+            }
         } catch (const std::exception& e) {
             c.error = e.what();
             std::lock_guard lock(mutex);
@@ -97,9 +103,11 @@ int checkNccl(std::ostream& out, int devices)
     for (int r = 1; r < ranks; ++r) threads.emplace_back(rankMain, r);
     rankMain(0);
     for (auto& t : threads) t.join();
+    // A GPU is present (the caller checked), so a communicator that cannot be built is
+    // a failure of this check, not a reason to skip it.
     if (!whyNot.empty()) {
-        out << "SKIP  nccl  " << whyNot << '\n';
-        return 0;
+        line(out, false, subject, "join", whyNot);
+        return 1;
     }
 
     Collected want;

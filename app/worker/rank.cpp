@@ -56,11 +56,12 @@ Failure describe(std::exception_ptr error)
     return f;
 }
 
-// Whole lines only: one line per write, whatever thread writes.
+// Whole lines only: one line per write, whatever thread writes. One lock per stream, so
+// a heartbeat on stderr never waits behind rank 0 writing a long result to a full pipe.
 void writeLine(std::FILE* stream, const std::string& line)
 {
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
+    static std::mutex outMutex, errMutex;
+    std::lock_guard lock(stream == stdout ? outMutex : errMutex);
     const std::string withNewline = line + '\n';
     std::fwrite(withNewline.data(), 1, withNewline.size(), stream);
     std::fflush(stream);

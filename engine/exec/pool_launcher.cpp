@@ -447,9 +447,12 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
                     continue;
                 }
                 std::string& lines = isOut ? pending : pendingErr;
+                // Bytes kept from earlier reads hold no newline: only the new ones are
+                // searched, so a result line of many megabytes costs linear time.
+                std::size_t searchFrom = lines.size();
                 lines.append(buffer, static_cast<std::size_t>(got));
                 std::size_t startLine = 0;
-                for (std::size_t nl; (nl = lines.find('\n', startLine)) != std::string::npos; startLine = nl + 1) {
+                for (std::size_t nl; (nl = lines.find('\n', searchFrom)) != std::string::npos; startLine = searchFrom = nl + 1) {
                     const std::string line = lines.substr(startLine, nl - startLine);
                     if (isOut) handleLine(line);
                     else handleErrLine(line);

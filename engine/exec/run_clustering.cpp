@@ -120,6 +120,15 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
             }
             ClusterResult result = runShard(data, params, *backend, *comm, control);
             if (rank == 0) report.result = std::move(result);
+            // NCCL tears a communicator down together with its peers, so each shard
+            // destroys its own on its own thread (one thread destroying them in turn
+            // could wait on a peer it has not reached yet); outside the lock, which
+            // peers still need to register or abort.
+            std::unique_ptr<NcclCommunicator> mine;
+            {
+                std::lock_guard lock(failureMutex);
+                mine = std::move(ncclRanks[static_cast<std::size_t>(rank)]);
+            }
         } catch (...) {
             {
                 std::lock_guard lock(failureMutex);

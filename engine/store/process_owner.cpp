@@ -1,6 +1,9 @@
 #include "process_owner.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <fstream>
 #include <sstream>
@@ -59,7 +62,12 @@ bool mayBeRunning(const ProcessOwner& owner)
 {
     if (owner.token.empty()) return false;
     if (owner.host != hostName()) return true;  // cannot tell: never take another host's run
-    return owner.pid > 0 && token(owner.pid) == owner.token;
+    if (owner.pid <= 0) return false;
+    if (kill(static_cast<pid_t>(owner.pid), 0) != 0 && errno == ESRCH) return false;
+    // Alive (or not ours to signal): a pid reused by another process has another start
+    // time. An unreadable /proc entry (hidepid, another user) proves nothing: keep the run.
+    const std::string now = token(owner.pid);
+    return now.empty() || now == owner.token;
 }
 
 }  // namespace clusterdesk::store

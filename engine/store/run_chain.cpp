@@ -71,7 +71,8 @@ std::string canonicalRunContent(Database& db, const std::string& runId)
     content["telemetry"] = rows(db, "SELECT * FROM telemetry WHERE run_id = ?1 ORDER BY seq", runId, {"run_id"});
     content["artifacts"] = rows(db, "SELECT kind, encoding, rows, cols, sha256 FROM artifacts WHERE run_id = ?1 ORDER BY kind", runId);
     content["lineage"] = rows(db, kChainedEdges, runId);
-    return content.dump();
+    // Paths and messages may hold bytes that are not UTF-8: replaced, never thrown on.
+    return content.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void appendToChain(Database& db, const std::string& runId)
@@ -112,10 +113,17 @@ VerifyReport verifyChain(Database& db)
         if (chain.text(2) != prevHash) return bad(id, label + ": its previous-record hash does not match record #" + std::to_string(seq - 1));
         if (chain.text(3) != recordHash(prevHash, canonicalRunContent(db, id)))
             return bad(id, label + ": its content does not match its record hash (edited after it completed)");
-        Statement artifacts(db, "SELECT kind, sha256, compression, data, rows, cols FROM artifacts WHERE run_id = ?1 AND data IS NOT NULL ORDER BY kind");
+        // Only gc of a deleted run may drop artifact bytes: bytes missing from a live run
+        // were removed behind the store's back.
+        Statement artifacts(db, "SELECT a.kind, a.sha256, a.compression, a.data, a.rows, a.cols, a.data IS NULL, r.deleted_at IS NOT NULL "
+                                "FROM artifacts a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ?1 ORDER BY a.kind");
         artifacts.bindAll(id);
         while (artifacts.step()) {
             const std::string what = label + ": its " + artifacts.text(0);
+            if (artifacts.integer(6) != 0) {
+                if (artifacts.integer(7) != 0) continue;  // collected after deletion
+                return bad(id, what + " bytes are missing, but the run was never deleted");
+            }
             std::vector<unsigned char> bytes;
             try {
                 bytes = decompressArtifact(artifacts.blob(3), artifacts.text(2), static_cast<std::size_t>(artifacts.integer(4) * artifacts.integer(5)) * 4, what);

@@ -129,8 +129,8 @@ public:
         CD_CUDA_CHECK(cudaMemcpyAsync(buffer, values, bytes, cudaMemcpyHostToDevice, m_stream));
         CD_NCCL_CHECK(nccl().allReduce(buffer, buffer, count, type == NcclType::Int64 ? ncclInt64 : ncclFloat64,
                                        op == NcclOp::Sum ? ncclSum : ncclMax, m_comm, m_stream));
-        CD_CUDA_CHECK(cudaMemcpyAsync(values, buffer, bytes, cudaMemcpyDeviceToHost, m_stream));
         wait("ncclAllReduce");
+        copyBack(values, buffer, bytes);
     }
 
     void allgather(const void* mine, std::size_t bytes, void* all) override
@@ -141,8 +141,8 @@ public:
         std::byte* slot = buffer + bytes * static_cast<std::size_t>(m_rank);
         CD_CUDA_CHECK(cudaMemcpyAsync(slot, mine, bytes, cudaMemcpyHostToDevice, m_stream));
         CD_NCCL_CHECK(nccl().allGather(slot, buffer, bytes, ncclUint8, m_comm, m_stream));
-        CD_CUDA_CHECK(cudaMemcpyAsync(all, buffer, total, cudaMemcpyDeviceToHost, m_stream));
         wait("ncclAllGather");
+        copyBack(all, buffer, total);
     }
 
     void abort() override { m_abortRequested = true; }
@@ -160,6 +160,16 @@ private:
             m_capacity = bytes;
         }
         return m_buffer;
+    }
+
+    // Into pageable host memory, only once wait() has seen the collective finish: such a
+    // copy blocks the calling thread until all earlier work on the stream is done, so
+    // issued behind a collective whose peer never arrives it would hang where wait()
+    // could not abort it.
+    void copyBack(void* host, const std::byte* buffer, std::size_t bytes)
+    {
+        CD_CUDA_CHECK(cudaMemcpyAsync(host, buffer, bytes, cudaMemcpyDeviceToHost, m_stream));
+        CD_CUDA_CHECK(cudaStreamSynchronize(m_stream));
     }
 
     // Polls instead of cudaStreamSynchronize: a peer that failed never arrives, and

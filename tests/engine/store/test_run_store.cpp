@@ -369,6 +369,27 @@ private slots:
         QVERIFY(RunStore(path.toStdString()).verify().ok);
         tamper(QString("UPDATE artifacts SET data = X'00' WHERE run_id = '%1' AND kind = 'labels'").arg(QString::fromStdString(ids[2])));
         QCOMPARE(RunStore(path.toStdString()).verify().firstBadRun, ids[2]);
+        // Dropping the bytes of a run that was never deleted is an edit too (only gc of a
+        // deleted run may do that).
+        tamper(QString("UPDATE artifacts SET data = NULL WHERE run_id = '%1'").arg(QString::fromStdString(ids[0])));
+        QCOMPARE(RunStore(path.toStdString()).verify().firstBadRun, ids[0]);
+    }
+
+    void aPathThatIsNotUtf8IsRecordedAndChained()
+    {
+        const QString path = file("latin1.sqlite");
+        const std::string latin1Path = "/data/pr\xe9vision.csv";  // Latin-1, as an old file system may hold it
+        {
+            RunStore runStore(path.toStdString());
+            const std::string id = runStore.beginRun(newRun(latin1Path));
+            runStore.finishRun(id, outcome());
+            QVERIFY(runStore.loadRun(id).info.status == RunStatus::Ok);
+        }
+        RunStore again(path.toStdString());  // opening re-reads the chain's tail
+        QCOMPARE(again.listRuns().size(), std::size_t(1));
+        QCOMPARE(again.listRuns()[0].datasetSource, latin1Path);
+        const VerifyReport report = again.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
     }
 
     void deleteKeepsTheChainAndGcRemovesArtifacts()
