@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include "centroids_text.h"
 #include "cli_options.h"
 
 #include "engine/core/error.h"
@@ -63,16 +64,7 @@ void writeLabels(std::ofstream& out, const std::string& path, const std::vector<
 
 void writeCentroids(std::ofstream& out, const std::string& path, const ClusterResult& result)
 {
-    char cell[32];
-    for (int c = 0; c < result.k; ++c) {
-        std::string line;
-        for (std::int64_t j = 0; j < result.cols; ++j) {
-            std::snprintf(cell, sizeof cell, "%.9g", static_cast<double>(result.centroids[static_cast<std::size_t>(c * result.cols + j)]));
-            if (j > 0) line += ',';
-            line += cell;
-        }
-        out << line << '\n';
-    }
+    out << centroidsText(result.centroids, result.k, result.cols);
     if (!out) throw UsageError("cannot write " + path);
 }
 

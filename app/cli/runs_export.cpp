@@ -1,5 +1,6 @@
 #include "runs_export.h"
 
+#include "centroids_text.h"
 #include "runs_view.h"
 
 #include "engine/core/error.h"
@@ -49,19 +50,7 @@ std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, con
         for (std::size_t i = 0; i < record.labels.size(); ++i) text += std::to_string(i) + "," + std::to_string(record.labels[i]) + "\n";
         writeFile(dir / "labels.csv", text, written);
     }
-    if (!record.centroids.empty()) {
-        std::string text;
-        char cell[32];
-        for (int c = 0; c < record.k; ++c) {
-            for (std::int64_t j = 0; j < record.cols; ++j) {
-                std::snprintf(cell, sizeof cell, "%.9g", static_cast<double>(record.centroids[static_cast<std::size_t>(c * record.cols + j)]));
-                if (j > 0) text += ',';
-                text += cell;
-            }
-            text += "\n";
-        }
-        writeFile(dir / "centroids.csv", text, written);
-    }
+    if (!record.centroids.empty()) writeFile(dir / "centroids.csv", centroidsText(record.centroids, record.k, record.cols), written);
     if (!record.iterations.empty()) {
         std::string text = "iteration,round,k,inertia,assign_ms,update_ms,reduce_ms,rows_searched,event\n";
         for (const IterationStats& s : record.iterations)

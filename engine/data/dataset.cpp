@@ -1,12 +1,8 @@
 #include "dataset.h"
 
-#include "engine/core/error.h"
-
-#include <openssl/evp.h>
+#include "engine/core/sha256.h"
 
 #include <array>
-#include <cstring>
-#include <memory>
 
 namespace clusterdesk {
 
@@ -30,22 +26,7 @@ std::string Dataset::contentHash() const
         shape[b] = static_cast<unsigned char>(static_cast<std::uint64_t>(rows) >> (8 * b));
         shape[8 + b] = static_cast<unsigned char>(static_cast<std::uint64_t>(cols) >> (8 * b));
     }
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
-        EVP_DigestUpdate(ctx.get(), shape.data(), shape.size()) != 1 ||
-        (!values.empty() && EVP_DigestUpdate(ctx.get(), values.data(), values.size() * sizeof(float)) != 1) ||
-        EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1) {
-        throw Error("SHA-256 of the dataset failed (OpenSSL EVP)");
-    }
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out(2 * length, '0');
-    for (unsigned int i = 0; i < length; ++i) {
-        out[2 * i] = hex[digest[i] >> 4];
-        out[2 * i + 1] = hex[digest[i] & 0xF];
-    }
-    return out;
+    return Sha256().update(shape.data(), shape.size()).update(values.data(), values.size() * sizeof(float)).hex();
 }
 
 }  // namespace clusterdesk

@@ -1,7 +1,7 @@
 #include "run_chain.h"
 
 #include "artifact_codec.h"
-#include "sha256.h"
+#include "engine/core/sha256.h"
 #include "sqlite_db.h"
 
 #include <nlohmann/json.hpp>

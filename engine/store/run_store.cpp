@@ -6,7 +6,7 @@
 #include "run_chain.h"
 #include "run_codec.h"
 #include "schema.h"
-#include "sha256.h"
+#include "engine/core/sha256.h"
 #include "sqlite_db.h"
 
 #include <nlohmann/json.hpp>
