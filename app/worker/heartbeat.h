@@ -19,17 +19,21 @@ namespace clusterdesk::worker {
 
 class ProgressCommunicator final : public Communicator {
 public:
-    explicit ProgressCommunicator(Communicator& inner) : m_inner(inner) {}
+    explicit ProgressCommunicator(Communicator& inner) : m_inner(&inner) {}
 
-    int rank() const override { return m_inner.rank(); }
-    int size() const override { return m_inner.size(); }
-    void allreduceSum(std::span<std::int64_t> values) override { counted([&] { m_inner.allreduceSum(values); }); }
-    void allreduceSum(std::span<double> values) override { counted([&] { m_inner.allreduceSum(values); }); }
-    void allreduceMax(std::span<double> values) override { counted([&] { m_inner.allreduceMax(values); }); }
+    // From here on the collectives go to `inner` (the same ranks, e.g. NCCL joined over
+    // the MPI communicator), still counted. Called by every rank at the same point.
+    void route(Communicator& inner) { m_inner = &inner; }
+
+    int rank() const override { return m_inner->rank(); }
+    int size() const override { return m_inner->size(); }
+    void allreduceSum(std::span<std::int64_t> values) override { counted([&] { m_inner->allreduceSum(values); }); }
+    void allreduceSum(std::span<double> values) override { counted([&] { m_inner->allreduceSum(values); }); }
+    void allreduceMax(std::span<double> values) override { counted([&] { m_inner->allreduceMax(values); }); }
     std::vector<std::byte> allgather(std::span<const std::byte> mine) override
     {
         std::vector<std::byte> out;
-        counted([&] { out = m_inner.allgather(mine); });
+        counted([&] { out = m_inner->allgather(mine); });
         return out;
     }
 
@@ -49,7 +53,7 @@ private:
         if (afterCollective) afterCollective(done);
     }
 
-    Communicator& m_inner;
+    Communicator* m_inner;
     std::atomic<std::uint64_t> m_completed{0};
     std::atomic<bool> m_waiting{false};
 };

@@ -3,6 +3,7 @@
 #include "heartbeat.h"
 #include "engine/core/error.h"
 #include "engine/exec/mpi_communicator.h"
+#include "engine/exec/nccl_communicator.h"
 #include "engine/exec/pool_job.h"
 #include "engine/exec/run_clustering.h"
 #include "engine/exec/shard_run.h"
@@ -129,6 +130,20 @@ void setThreads(const PoolJob& job)
     omp_set_num_threads(threads);
 }
 
+// The GPU of this rank's node it should use: its rank among the ranks on the node, modulo
+// the node's GPUs (so 4 ranks on a 2-GPU node share them two by two). Collective.
+int nodeGpu()
+{
+    MPI_Comm node;
+    int localRank = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &localRank);
+        MPI_Comm_free(&node);
+    }
+    const int gpus = kernels::cudaAvailability().deviceCount;
+    return gpus > 0 ? localRank % gpus : localRank;  // without GPUs, createBackend says why
+}
+
 // SIGUSR1 (the launcher's cancel, which mpirun forwards to every rank) asks rank 0's
 // run to stop after the current iteration; the ranks agree on it in the next all-reduce
 // and rank 0 still prints the partial result.
@@ -212,22 +227,47 @@ int runJob(const std::string& jobPath)
         Topology topology;
         topology.spec = "pool";
         topology.pool = true;
-        topology.shards.assign(static_cast<std::size_t>(comm.size()), "host");
+        topology.shards.assign(static_cast<std::size_t>(comm.size()), job.rankBackend);
         validate(job.params, data, topology);
     } catch (...) {
         if (rank == 0) report(0, describe(std::current_exception()));
         return describe(std::current_exception()).exitCode;
     }
 
-    // 4. The run. A failure here may leave other ranks inside a collective, so it
+    // 4. Each rank's backend: the host, or a GPU of its node. A rank that cannot have
+    // its backend stops every rank, with its reason.
+    std::unique_ptr<kernels::Backend> backend;
+    const int device = job.rankBackend == "cuda" ? nodeGpu() : -1;
+    try {
+        backend = kernels::createBackend(device < 0 ? std::string("host") : "cuda:" + std::to_string(device));
+    } catch (...) {
+        failure = describe(std::current_exception());
+    }
+    if (const int code = agree(comm, failure)) return code;
+
+    // 5. GPU ranks exchange their sums over NCCL, bootstrapped through MPI, when every
+    // rank can (join is collective and all-or-none); otherwise over MPI, saying why.
+    std::unique_ptr<NcclCommunicator> nccl;
+    std::string communicator = "MPI";
+    if (device >= 0 && comm.size() > 1) {
+        std::string whyNot;
+        nccl = NcclCommunicator::join(comm, device, whyNot);
+        if (nccl) {
+            comm.route(*nccl);
+            communicator = "NCCL over MPI";
+        } else {
+            communicator += " (NCCL not used: " + whyNot + ")";
+        }
+    }
+
+    // 6. The run. A failure here may leave other ranks inside a collective, so it
     // aborts the whole job.
     try {
-        std::unique_ptr<kernels::Backend> backend = kernels::createBackend("host");
         RunControl control;
         if (rank == 0) control.onIteration = [](const IterationStats& s) { emit(iterationLine(s)); };
         control.cancel = &g_cancel;
         const ClusterResult result = runShard(data, job.params, *backend, comm, control);
-        if (rank == 0) emit(resultLine(result));
+        if (rank == 0) emit(resultLine(result, communicator));
     } catch (...) {
         const Failure f = describe(std::current_exception());
         report(rank, f);

@@ -46,6 +46,7 @@ std::string poolJobToJson(const PoolJob& job)
               {"demo", job.demoSpec},
               {"expected_hash", job.expectedHash},
               {"threads_per_rank", job.threadsPerRank},
+              {"rank_backend", job.rankBackend},
               {"params", params}};
     return j.dump();
 }
@@ -62,6 +63,9 @@ PoolJob poolJobFromJson(const std::string& text)
         job.demoSpec = j.at("demo").get<std::string>();
         job.expectedHash = j.value("expected_hash", std::string());
         job.threadsPerRank = j.value("threads_per_rank", 0);
+        job.rankBackend = j.value("rank_backend", std::string("host"));
+        if (job.rankBackend != "host" && job.rankBackend != "cuda")
+            throw UsageError("pool job: rank_backend must be host or cuda, not '" + job.rankBackend + "'");
         if (job.dataPath.empty() == job.demoSpec.empty()) throw UsageError("pool job: give exactly one of data_path and demo");
         const json& q = j.at("params");
         KMeansParams& p = job.params;
@@ -112,12 +116,12 @@ std::string iterationLine(const IterationStats& s)
     return j.dump();
 }
 
-std::string resultLine(const ClusterResult& r)
+std::string resultLine(const ClusterResult& r, const std::string& communicator)
 {
     json j = {{"type", "result"}, {"k", r.k}, {"cols", r.cols}, {"iterations", r.iterations}, {"inertia", r.inertia},
               {"converged", r.converged}, {"cancelled", r.cancelled}, {"init_ms", r.initMs}, {"sizes", r.sizes},
-              {"labels", r.labels}, {"centroids", r.centroids}};
-    return j.dump();
+              {"labels", r.labels}, {"centroids", r.centroids}, {"communicator", communicator}};
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string heartbeatLine(int rank, std::uint64_t progress, bool waiting, bool finished)
@@ -166,6 +170,7 @@ PoolMessage parsePoolLine(const std::string& line)
             r.sizes = j.at("sizes").get<std::vector<std::int64_t>>();
             r.labels = j.at("labels").get<std::vector<std::int32_t>>();
             r.centroids = j.at("centroids").get<std::vector<float>>();
+            m.communicator = j.value("communicator", std::string());
             m.type = PoolMessage::Type::Result;
         } else if (type == "heartbeat") {
             m.rank = j.at("rank").get<int>();

@@ -22,6 +22,9 @@ struct PoolJob {
     std::string expectedHash;  // the launcher's Dataset::contentHash(); empty = not checked
     KMeansParams params;
     int threadsPerRank = 0;    // 0: the node's cores divided among the ranks on it
+    // "host", or "cuda": each rank on GPU (node-local rank mod the node's GPUs), the
+    // ranks joined by NCCL when every one can, else by MPI.
+    std::string rankBackend = "host";
 };
 
 // The job for `data`: a demo when data.source names no existing file (demo sources
@@ -39,7 +42,8 @@ Dataset loadPoolData(const PoolJob& job);
 
 // --- rank 0's progress lines ---------------------------------------------------------
 std::string iterationLine(const IterationStats& stats);
-std::string resultLine(const ClusterResult& result);
+// communicator: how the ranks were joined ("MPI", "NCCL over MPI", with why not NCCL).
+std::string resultLine(const ClusterResult& result, const std::string& communicator = {});
 // Every rank, about once a second (the launcher's watchdog): progress counts the
 // collectives the rank has completed, waiting says it is inside one now; a last one
 // with finished set says the rank is done and will go quiet.
@@ -61,6 +65,7 @@ struct PoolMessage {
     std::uint64_t progress = 0;  // heartbeat
     bool waiting = false;        // heartbeat
     bool finished = false;       // heartbeat
+    std::string communicator;    // result
 };
 
 // Parses one line; lines that are not JSON objects of a known type give Type::Other.

@@ -367,7 +367,9 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
     const std::string jobPath = dir.path() + "/job.json";
     {
         std::ofstream job(jobPath);
-        job << poolJobToJson(poolJobFor(data, params, threadsPerRank));
+        PoolJob spec = poolJobFor(data, params, threadsPerRank);
+        spec.rankBackend = topology.shards.front();  // "host" or "cuda", the same for every rank
+        job << poolJobToJson(spec);
         if (!job) throw DeviceError("cannot write the pool job " + jobPath);
     }
 
@@ -402,6 +404,7 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
             break;
         case PoolMessage::Type::Result:
             report.result = std::move(m.result);
+            report.communicator = std::move(m.communicator);
             haveResult = true;
             break;
         case PoolMessage::Type::Error:
@@ -502,9 +505,9 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
     if (cancelSent && !haveResult) throw Cancelled("pool run cancelled; its processes were stopped");
     if (ok && haveResult && !firstError) {
         report.result.history = std::move(history);
-        report.backend = "host";
-        report.communicator = "MPI";
-        report.devices = {"MPI pool of " + std::to_string(ranks) + " host ranks" +
+        report.backend = topology.shards.front();
+        if (report.communicator.empty()) report.communicator = "MPI";
+        report.devices = {"MPI pool of " + std::to_string(ranks) + " " + report.backend + " ranks" +
                           (topology.hostfile.empty() ? std::string(" on this machine") : " from " + topology.hostfile)};
         report.secondsTotal = secondsSince(startTime);
         return report;

@@ -81,7 +81,15 @@ Topology parseTopology(const std::string& spec)
         for (std::size_t i = 0; i < topology.shards.size(); ++i)
             topology.spec += (i ? "," : "") + topology.shards[i].substr(5);
     } else if (spec.rfind("pool:", 0) == 0) {
-        const std::string rest = spec.substr(5);
+        std::string rest = spec.substr(5);
+        std::string rankBackend = "host";
+        for (const char* backend : {"host", "cuda"}) {
+            const std::string suffix = std::string(":") + backend;
+            if (rest.size() > suffix.size() && rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                rankBackend = backend;
+                rest.erase(rest.size() - suffix.size());
+            }
+        }
         if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");
         const bool count = rest.find_first_not_of("0123456789") == std::string::npos;
         const int ranks = count ? parseCount(rest, spec, kMaxShards) : hostfileSlots(rest, spec);
@@ -89,9 +97,9 @@ Topology parseTopology(const std::string& spec)
         if (ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
         topology.pool = true;
         if (!count) topology.hostfile = rest;
-        topology.shards.assign(static_cast<std::size_t>(ranks), "host");
+        topology.shards.assign(static_cast<std::size_t>(ranks), rankBackend);
     } else {
-        throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda, cuda:0,1,..., pool:N or pool:HOSTFILE)");
+        throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda, cuda:0,1,..., pool:N or pool:HOSTFILE, optionally with :cuda)");
     }
     return topology;
 }

@@ -2,7 +2,8 @@
 // threads, joined by the local communicator), `cuda` / `cuda:0,1,...` (one shard per
 // listed GPU, joined by NCCL when the GPUs are distinct and NCCL is usable, else by the
 // local communicator; `cuda:0,0` puts two shards on GPU 0), `pool:N` / `pool:HOSTFILE`
-// (MPI ranks, see pool_launcher.h).
+// (MPI ranks, see pool_launcher.h), optionally ending in `:cuda` (every rank on a GPU of
+// its node, the ranks joined by NCCL bootstrapped through MPI) or `:host` (the default).
 #pragma once
 
 #include <string>

@@ -3,6 +3,8 @@
 // has no MPI or mpirun is not on PATH.
 #include "cli_runner.h"
 
+#include "kernels/backend_registry.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -78,6 +80,18 @@ private slots:
         QVERIFY(timer.elapsed() < 60000);
         const QStringList left = processesWithEnvironment("CLUSTERDESK_WORKER_TEST_HANG=" + hook);
         QVERIFY2(left.isEmpty(), qPrintable("processes left behind: " + left.join(' ')));
+    }
+
+    void gpuRanksWithoutAGpuFailClearly()
+    {
+        // pool:2:cuda asks every rank for a GPU of its node; this machine may have none.
+        if (clusterdesk::kernels::cudaAvailability().deviceCount > 0) QSKIP("a GPU is present: the failure path needs a machine without one");
+        QElapsedTimer timer;
+        timer.start();
+        const CliResult r = runCli({"run", "--demo", "blobs:n=1000", "--k", "4", "--topology", "pool:2:cuda", "--no-record"}, 60000);
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("pool rank 0") && r.err.contains("CUDA"), qPrintable(r.err));
+        QVERIFY(timer.elapsed() < 30000);
     }
 
     void badPoolTopologyExit2()

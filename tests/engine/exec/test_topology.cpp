@@ -21,6 +21,10 @@ private slots:
         // Several shards on one GPU: the multi-shard path on a one-GPU machine.
         QTest::newRow("cuda:0,0") << "cuda:0,0" << "cuda:0,0" << QStringList{"cuda:0", "cuda:0"};
         QTest::newRow("cuda:01,1") << "cuda:01,1" << "cuda:1,1" << QStringList{"cuda:1", "cuda:1"};
+        // Pool ranks name their backend: the host by default, or a GPU of their node.
+        QTest::newRow("pool:2") << "pool:2" << "pool:2" << QStringList{"host", "host"};
+        QTest::newRow("pool:2:cuda") << "pool:2:cuda" << "pool:2:cuda" << QStringList{"cuda", "cuda"};
+        QTest::newRow("pool:3:host") << "pool:3:host" << "pool:3:host" << QStringList{"host", "host", "host"};
     }
 
     void parses()
@@ -46,6 +50,7 @@ private slots:
         QTest::newRow("cuda:0,,1") << "cuda:0,,1" << "'' is not a number";
         QTest::newRow("cuda:-1") << "cuda:-1" << "'-1' is not a number";
         QTest::newRow("mpi") << "mpi" << "unknown topology 'mpi'";
+        QTest::newRow("pool::cuda") << "pool::cuda" << "cannot read hostfile :cuda";
     }
 
     void rejects()
