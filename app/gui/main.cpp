@@ -1,23 +1,52 @@
-// clusterdesk: the workstation. Until the window is built (the workstation issue),
-// it runs the main job -- AdaptGrow on the embedded `market` demo -- and shows its
-// summary: in a window when a display exists, on stdout when there is none.
+// clusterdesk: the workstation window. With no arguments it opens with the `market`
+// demo loaded and ready to run. Without a display (no DISPLAY/WAYLAND_DISPLAY, or
+// QT_QPA_PLATFORM=offscreen) it runs that main job and prints its summary instead, so
+// scripts/run.sh does something useful on a headless box; --screenshot renders the
+// window off screen into PNGs.
 #include "clusterdesk/version.h"
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
 #include "engine/exec/run_summary.h"
+#include "engine/store/store_path.h"
+#include "screenshot.h"
+#include "workstation.h"
 
 #include <QApplication>
-#include <QFont>
-#include <QMainWindow>
-#include <QPlainTextEdit>
-#include <QString>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 
 namespace {
+
+constexpr const char* kUsage =
+    "Usage: clusterdesk [--demo SPEC] [--db PATH]\n"
+    "       clusterdesk --screenshot PATH [--demo SPEC] [--tab NAME|all] [--db PATH]\n"
+    "       clusterdesk --help | --version\n\n"
+    "Opens the workstation with a demo loaded and ready to run (default: market, 500 assets\n"
+    "in 10 planted sectors; SPEC as in clusterdesk-cli, e.g. blobs:n=100000,d=16,k=8).\n"
+    "Without a display it clusters the market demo with AdaptGrow in exact mode and prints\n"
+    "the summary instead.\n\n"
+    "  --screenshot PATH  run the default job (AdaptGrow, exact mode, k from 2 to 32) on the\n"
+    "                     demo, render the window off screen and write PATH (PNG); with\n"
+    "                     --tab all, PATH is a folder that gets one PNG per tab\n"
+    "  --tab NAME         the tab to show: Clusters (default), Evolution, Latency, Power,\n"
+    "                     History, all\n"
+    "                     (or a panel to bring to the front: Data, Engine, Topology)\n"
+    "  --db PATH          the run store every run is recorded in and the History tab lists\n"
+    "                     (default: the one clusterdesk-cli uses, $CLUSTERDESK_DB or\n"
+    "                     $XDG_DATA_HOME/clusterdesk/runs.sqlite); --screenshot uses a\n"
+    "                     temporary one unless --db is given\n"
+    "For everything else use clusterdesk-cli (see clusterdesk-cli --help).";
+
+struct Arguments {
+    std::optional<std::string> screenshot;
+    std::string demo = "market";
+    std::string tab = "Clusters";
+    std::optional<std::string> db;
+};
 
 bool hasDisplay()
 {
@@ -26,61 +55,88 @@ bool hasDisplay()
     return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
 }
 
-std::string runMainJob()
+int printMainJobSummary()
 {
     using namespace clusterdesk;
-    const Dataset data = makeDemo("market");
-    KMeansParams params;
-    params.algorithm = Algorithm::AdaptGrow;
-    params.k0 = 2;
-    params.kMax = 32;
-    params.mode = kernels::Mode::Exact;
-    const Topology topology = parseTopology("host");
-    const RunReport report = runClustering(data, params, topology, 0);
-    return runSummaryText({data, params, topology, report, data.contentHash(), 0, std::nullopt});
+    try {
+        const Dataset data = makeDemo("market");
+        const KMeansParams params = gui::defaultParams();
+        const Topology topology = parseTopology("host");
+        const RunReport report = runClustering(data, params, topology, 0);
+        std::fputs(runSummaryText({data, params, topology, report, data.contentHash(), 0, std::nullopt}).c_str(), stdout);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clusterdesk: %s\n", e.what());
+        return 4;
+    }
+}
+
+// --db, else the store the CLI uses; without one the window still runs, unrecorded.
+QString storePath(const std::optional<std::string>& db)
+{
+    try {
+        return QString::fromStdString(db ? *db : clusterdesk::store::defaultStorePath().string());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clusterdesk: runs are not recorded: %s\n", e.what());
+        return {};
+    }
+}
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName("ClusterDesk");
+    QCoreApplication::setApplicationName("clusterdesk");
+    QCoreApplication::setApplicationVersion(CLUSTERDESK_VERSION);
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    Arguments args;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
+        auto value = [&]() -> std::optional<std::string> {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "clusterdesk: %s needs a value (see clusterdesk --help)\n", arg.c_str());
+                return std::nullopt;
+            }
+            return std::string(argv[++i]);
+        };
         if (arg == "--help" || arg == "-h") {
-            std::puts("Usage: clusterdesk [--help | --version]\n\n"
-                      "Clusters the embedded market demo (500 assets, 10 planted sectors) with AdaptGrow in\n"
-                      "exact mode and shows the summary: in a window when a display exists, else on stdout.\n"
-                      "For everything else use clusterdesk-cli (see clusterdesk-cli --help).");
+            std::puts(kUsage);
             return 0;
         }
         if (arg == "--version") {
             std::puts("clusterdesk " CLUSTERDESK_VERSION " (commit " CLUSTERDESK_GIT_COMMIT ")");
             return 0;
         }
+        std::optional<std::string>* target = arg == "--screenshot" ? &args.screenshot : arg == "--db" ? &args.db : nullptr;
+        if (target || arg == "--demo" || arg == "--tab") {
+            const auto v = value();
+            if (!v) return 2;
+            if (target) *target = *v;
+            else (arg == "--demo" ? args.demo : args.tab) = *v;
+            continue;
+        }
         std::fprintf(stderr, "clusterdesk: unknown argument '%s' (see clusterdesk --help)\n", arg.c_str());
         return 2;
     }
-    std::string summary;
-    try {
-        summary = runMainJob();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "clusterdesk: %s\n", e.what());
-        return 4;
+
+    if (args.screenshot) {
+        if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        setApplicationNames();
+        return clusterdesk::gui::writeScreenshots(
+            {QString::fromStdString(*args.screenshot), QString::fromStdString(args.demo), QString::fromStdString(args.tab),
+             QString::fromStdString(args.db.value_or(""))});
     }
-    if (!hasDisplay()) {
-        std::fputs(summary.c_str(), stdout);
-        return 0;
-    }
+    if (!hasDisplay()) return printMainJobSummary();
+
     QApplication app(argc, argv);
-    QApplication::setApplicationName("ClusterDesk");
-    QApplication::setApplicationVersion(CLUSTERDESK_VERSION);
-    QMainWindow window;
-    window.setWindowTitle("ClusterDesk " CLUSTERDESK_VERSION " - market demo");
-    auto* text = new QPlainTextEdit(QString::fromStdString(summary), &window);
-    text->setReadOnly(true);
-    text->setFont(QFont("Monospace"));
-    window.setCentralWidget(text);
-    window.resize(900, 300);
-    window.show();
+    setApplicationNames();
+    clusterdesk::gui::Workstation station(storePath(args.db));
+    station.window().show();
+    station.loadDemo(QString::fromStdString(args.demo));
     return QApplication::exec();
 }

@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "selftest.h"
 #ifdef CLUSTERDESK_HAVE_MPI
+#include "probe.h"
 #include "rank.h"
 #endif
 
@@ -32,6 +33,9 @@ const char* kUsage = R"(Usage:
       One rank of a pool run, started by mpirun (clusterdesk-cli --topology pool:N):
       clusters its rows of the job's data; rank 0 prints JSON lines on stdout.
       Needs a build with MPI.
+  clusterdesk-worker --probe
+      Started by mpirun like --rank: rank 0 prints one JSON line per rank with its
+      host, backend and device (the pool's connection test). Needs a build with MPI.
   clusterdesk-worker --help | --version
 )";
 
@@ -63,6 +67,14 @@ int main(int argc, char** argv)
         return clusterdesk::worker::runRank(args[1], argc, argv);
 #else
         std::cerr << "clusterdesk-worker: built without MPI, so it cannot be a pool rank (--rank)\n";
+        return 4;
+#endif
+    }
+    if (args[0] == "--probe" && args.size() == 1) {
+#ifdef CLUSTERDESK_HAVE_MPI
+        return clusterdesk::worker::runProbe(argc, argv);
+#else
+        std::cerr << "clusterdesk-worker: built without MPI, so it cannot probe a pool (--probe)\n";
         return 4;
 #endif
     }

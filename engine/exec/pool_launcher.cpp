@@ -345,6 +345,18 @@ std::string defaultWorkerPath()
     return (self.parent_path() / "clusterdesk-worker").string();
 }
 
+std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolOptions& options,
+                                           const std::vector<std::string>& workerCommand)
+{
+    std::vector<std::string> argv{options.launcher};
+    argv.insert(argv.end(), options.launcherArgs.begin(), options.launcherArgs.end());
+    argv.insert(argv.end(), options.extraArgs.begin(), options.extraArgs.end());
+    argv.insert(argv.end(), {"-np", std::to_string(topology.shards.size())});
+    if (!topology.hostfile.empty()) argv.insert(argv.end(), {"--hostfile", topology.hostfile});
+    argv.insert(argv.end(), workerCommand.begin(), workerCommand.end());
+    return argv;
+}
+
 RunReport runPool(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                   const RunControl& control, const PoolOptions& options)
 {
@@ -373,12 +385,7 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
         if (!job) throw DeviceError("cannot write the pool job " + jobPath);
     }
 
-    std::vector<std::string> argv{options.launcher};
-    argv.insert(argv.end(), options.launcherArgs.begin(), options.launcherArgs.end());
-    argv.insert(argv.end(), options.extraArgs.begin(), options.extraArgs.end());
-    argv.insert(argv.end(), {"-np", std::to_string(ranks)});
-    if (!topology.hostfile.empty()) argv.insert(argv.end(), {"--hostfile", topology.hostfile});
-    argv.insert(argv.end(), {worker, "--rank", jobPath});
+    const std::vector<std::string> argv = poolLaunchCommand(topology, options, {worker, "--rank", jobPath});
 
     Spawned child(argv, options.launcher.find('/') == std::string::npos);
     ChildTree tree(child.pid());

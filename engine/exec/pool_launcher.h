@@ -39,6 +39,12 @@ struct PoolOptions {
 // clusterdesk-worker in the directory of /proc/self/exe.
 std::string defaultWorkerPath();
 
+// The launcher's argument list for the pool: launcher, its arguments, -np RANKS,
+// --hostfile FILE (pool:HOSTFILE), then workerCommand (the worker and its arguments).
+// runPool starts it with "--rank JOB"; the GUI's connection test with "--probe".
+std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolOptions& options,
+                                           const std::vector<std::string>& workerCommand);
+
 // topology.pool must be set. threads: host threads in all (0 = every core of each
 // node), divided among the ranks. Throws UsageError/DataError as the ranks report
 // them, DeviceError for anything else that fails, Cancelled when cancelled.

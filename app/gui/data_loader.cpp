@@ -1,0 +1,89 @@
+#include "data_loader.h"
+
+#include "engine/core/error.h"
+#include "engine/data/demo.h"
+#include "engine/data/load.h"
+
+#include <QFile>
+
+#include <chrono>
+#include <new>
+
+namespace clusterdesk::gui {
+namespace {
+
+constexpr int kPreviewLines = 8;
+constexpr int kPreviewLineChars = 200;
+
+}  // namespace
+
+QString describeLoadError(const std::exception& error)
+{
+    if (const auto* e = dynamic_cast<const DataError*>(&error)) {
+        const QString file = QString::fromStdString(e->file());
+        const QString message = QString::fromStdString(e->message());
+        if (e->line() > 0 && e->column() > 0)
+            return QObject::tr("Cannot load %1: line %2, column %3: %4").arg(file).arg(e->line()).arg(e->column()).arg(message);
+        if (e->line() > 0) return QObject::tr("Cannot load %1: line %2: %3").arg(file).arg(e->line()).arg(message);
+        return QObject::tr("Cannot load %1: %2").arg(file, message);
+    }
+    if (dynamic_cast<const std::bad_alloc*>(&error)) return QObject::tr("Cannot load: out of memory");
+    return QObject::tr("Cannot load: %1").arg(QString::fromStdString(error.what()));
+}
+
+void DataLoader::preview(const QString& path)
+{
+    ui::FilePreview preview;
+    preview.path = path;
+    try {
+        preview.layout = QString::fromStdString(toString(sniffLayout(path.toStdString())));
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) throw DataError(path.toStdString(), 0, 0, "cannot open the file");
+        const QByteArray head = file.peek(6);
+        if (head.startsWith("\x93NUMPY")) {
+            preview.firstLines << tr("NumPy array (binary), %1 bytes").arg(file.size());
+        } else {
+            for (int i = 0; i < kPreviewLines && !file.atEnd(); ++i)
+                preview.firstLines << QString::fromUtf8(file.readLine(4096)).trimmed().left(kPreviewLineChars);
+        }
+    } catch (const std::exception& e) {
+        preview.error = describeLoadError(e);
+    }
+    emit previewReady(preview);
+}
+
+void DataLoader::loadFile(const QString& path, int returnWindow)
+{
+    LoadOptions options;
+    options.returnWindow = returnWindow;
+    auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    options.progress = [&](double fraction) {
+        // At most ~30 progress signals a second: the bar needs no more.
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastReport > std::chrono::milliseconds(33) || fraction >= 1.0) {
+            lastReport = now;
+            emit progress(fraction);
+        }
+        return !m_cancel.load();
+    };
+    try {
+        emit loaded(std::make_shared<const Dataset>(loadDataset(path.toStdString(), options)));
+    } catch (const Cancelled&) {
+        emit cancelled();
+    } catch (const std::exception& e) {
+        emit failed(describeLoadError(e));
+    }
+}
+
+void DataLoader::makeDemo(const QString& spec)
+{
+    try {
+        emit loaded(std::make_shared<const Dataset>(clusterdesk::makeDemo(spec.toStdString())));
+    } catch (const UsageError& e) {
+        emit failed(tr("Cannot make the demo '%1': %2").arg(spec, QString::fromStdString(e.what())));
+    } catch (const std::exception& e) {
+        emit failed(describeLoadError(e));
+    }
+}
+
+}  // namespace clusterdesk::gui

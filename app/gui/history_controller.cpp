@@ -1,0 +1,264 @@
+#include "history_controller.h"
+
+#include "cluster_projection.h"
+#include "stored_run.h"
+
+#include "engine/cluster/metrics.h"
+#include "engine/core/error.h"
+#include "engine/data/load.h"
+#include "engine/store/run_codec.h"
+#include "engine/store/run_recording.h"
+#include "ui/history/compare_dialog.h"
+#include "ui/history/history_view.h"
+#include "ui/history/lineage_view.h"
+#include "ui/main_window.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/engine_panel.h"
+
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace clusterdesk::gui {
+namespace {
+
+QString shortId(const std::string& id)
+{
+    return QString::fromStdString(id).left(8);
+}
+
+// The data a recorded run read: the window's dataset when it is the same content
+// (no need to regenerate or reload), else regenerated or reloaded from the record.
+std::shared_ptr<const Dataset> datasetOf(const store::RunInfo& run, const std::shared_ptr<const Dataset>& current)
+{
+    if (current && current->contentHash() == run.datasetHash) return current;
+    return std::make_shared<const Dataset>(store::loadRecordedDataset(run));
+}
+
+// The Clusters graph of a recorded run, or why there is none.
+std::pair<std::optional<ui::ClusterProjection>, QString> projectionOf(const store::RunRecord& record,
+                                                                     const std::shared_ptr<const Dataset>& current)
+{
+    if (record.labels.empty())
+        return {std::nullopt, record.artifactsCollected ? QObject::tr("its labels were removed by garbage collection")
+                                                        : QObject::tr("it ended %1 without labels")
+                                                              .arg(QString::fromStdString(store::toString(record.info.status)))};
+    try {
+        const std::shared_ptr<const Dataset> data = datasetOf(record.info, current);
+        if (static_cast<std::int64_t>(record.labels.size()) != data->rows)
+            return {std::nullopt, QObject::tr("it labelled %1 rows, the dataset has %2").arg(record.labels.size()).arg(data->rows)};
+        ClusterResult result;
+        result.k = record.k;
+        result.cols = record.cols;
+        result.centroids = record.centroids;
+        result.labels = record.labels;
+        return {projectClusters(*data, result), QString()};
+    } catch (const std::exception& e) {
+        return {std::nullopt, QString::fromStdString(e.what())};
+    }
+}
+
+}  // namespace
+
+// Owns the store connection of the store thread (a RunStore belongs to one thread).
+class HistoryController::Worker : public QObject {
+public:
+    explicit Worker(std::string path)
+        : m_path(std::move(path))
+    {
+    }
+    store::RunStore& store()
+    {
+        if (!m_store) m_store = std::make_unique<store::RunStore>(m_path);
+        return *m_store;
+    }
+
+private:
+    std::string m_path;
+    std::unique_ptr<store::RunStore> m_store;
+};
+
+HistoryController::HistoryController(ui::MainWindow& window, const QString& storePath, QObject* parent)
+    : QObject(parent)
+    , m_window(window)
+    , m_storePath(storePath)
+{
+    m_view = new ui::HistoryView;
+    m_window.addTab(m_view, tr("History"));
+    m_worker = new Worker(storePath.toStdString());
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName("store");
+    m_thread.start();
+
+    connect(m_view, &ui::HistoryView::refreshRequested, this, &HistoryController::refresh);
+    connect(m_view, &ui::HistoryView::runSelected, this, &HistoryController::showRun);
+    connect(m_view, &ui::HistoryView::rerunRequested, this, &HistoryController::rerun);
+    connect(m_view, &ui::HistoryView::deleteRequested, this, &HistoryController::deleteRun);
+    connect(m_view, &ui::HistoryView::compareRequested, this, &HistoryController::compare);
+    connect(this, &HistoryController::failed, m_view, &ui::HistoryView::setDetail);
+    // A file's load options are recorded with each run that reads it.
+    connect(&m_window.dataPanel(), &ui::DataPanel::loadRequested, this, [this](const QString& path, int returnWindow) {
+        LoadOptions options;
+        options.returnWindow = returnWindow;
+        m_origins[path.toStdString()] = {false, store::loadOptionsToJson(options)};
+    });
+    // Runs recorded by the CLI meanwhile show up whenever the tab is opened.
+    connect(&m_window.tabs(), &QTabWidget::currentChanged, this, [this] {
+        if (m_window.tabs().currentWidget() == m_view) refresh();
+    });
+    refresh();
+}
+
+HistoryController::~HistoryController()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void HistoryController::post(std::function<void()> then)
+{
+    QMetaObject::invokeMethod(this, std::move(then));
+}
+
+void HistoryController::onStore(const QString& doing, std::function<void(store::RunStore&)> work)
+{
+    QMetaObject::invokeMethod(m_worker, [this, worker = m_worker, doing, work = std::move(work)] {
+        try {
+            work(worker->store());
+        } catch (const std::exception& e) {
+            const QString message = QString("%1: %2").arg(doing, QString::fromStdString(e.what()));
+            post([this, message] { emit failed(message); });
+        }
+    });
+}
+
+void HistoryController::prepare(RunJob& job)
+{
+    RunRecording& recording = job.recording;
+    recording.storePath = m_storePath;
+    recording.source = job.data->source;
+    const auto origin = m_origins.find(job.data->source);
+    if (origin != m_origins.end()) {
+        recording.demo = origin->second.demo;
+        recording.loadOptionsJson = origin->second.loadOptionsJson;
+    } else {
+        recording.demo = true;  // only demos reach the window without a load request
+    }
+    if (m_pendingRerun && m_pendingRerun->data == job.data) {
+        job.params = m_pendingRerun->params;
+        job.topology = QString::fromStdString(m_pendingRerun->topology);
+        job.threads = m_pendingRerun->threads;
+        recording.parents = {{"run", m_pendingRerun->fromRunId, "run", "", "rerun", ""}};
+    }
+    m_pendingRerun.reset();
+}
+
+void HistoryController::refresh()
+{
+    onStore(tr("Cannot list the runs in %1").arg(m_storePath), [this](store::RunStore& s) {
+        auto runs = std::make_shared<std::vector<store::RunInfo>>(s.listRuns());
+        post([this, runs] {
+            m_view->setRuns(std::move(*runs));
+            emit refreshed();
+        });
+    });
+}
+
+void HistoryController::showRun(const QString& runId)
+{
+    if (m_window.model().running()) {
+        m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
+        return;
+    }
+    m_view->setDetail(tr("Loading run %1...").arg(runId.left(8)));
+    onStore(tr("Cannot load run %1").arg(runId.left(8)), [this, runId, current = m_window.dataset()](store::RunStore& s) {
+        auto record = std::make_shared<store::RunRecord>(s.loadRun(runId.toStdString()));
+        auto [projection, why] = projectionOf(*record, current);
+        record->labels = {};  // the window needs only the projection
+        post([this, runId, record, projection = std::move(projection), why] {
+            m_view->lineage().showRun(record->info, record->lineage);
+            if (m_window.model().running()) {
+                m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
+                return;
+            }
+            replayRun(m_window.model(), *record, projection);
+            m_window.refreshAll();
+            QString detail = tr("Run %1 (%2, %3 iterations) loaded from the store.")
+                                 .arg(shortId(record->info.id), QString::fromStdString(store::toString(record->info.status)))
+                                 .arg(record->iterations.size());
+            if (!projection) {
+                const QString clusters = tr("The Clusters tab cannot show run %1: %2.").arg(shortId(record->info.id), why);
+                detail += " " + clusters;
+                m_window.statusBar()->showMessage(clusters, 15000);
+            }
+            m_view->setDetail(detail);
+            emit runShown(runId);
+        });
+    });
+}
+
+void HistoryController::rerun(const QString& runId)
+{
+    if (m_window.model().running()) {
+        m_view->setDetail(tr("A run is in progress: re-run %1 when it has ended.").arg(runId.left(8)));
+        return;
+    }
+    m_view->setDetail(tr("Preparing the re-run of %1...").arg(runId.left(8)));
+    onStore(tr("Cannot re-run %1").arg(runId.left(8)), [this, runId, current = m_window.dataset()](store::RunStore& s) {
+        const store::RunRecord record = s.loadRun(runId.toStdString());
+        const store::RunInfo& info = record.info;
+        if (info.status == store::RunStatus::Running) throw UsageError("it is still running");
+        Rerun rerun{info.id, store::paramsFromJson(info.paramsJson), info.topology, info.threads, datasetOf(info, current)};
+        if (rerun.params.init == InitMethod::Given) {
+            if (record.initialCentroids.empty()) throw UsageError("it started from given centroids that are no longer stored");
+            rerun.params.initialCentroids = record.initialCentroids;
+        }
+        const Origin origin{info.demo, info.loadOptions};
+        post([this, rerun, origin] {
+            m_origins[rerun.data->source] = origin;
+            if (m_window.dataset() != rerun.data) m_window.setDataset(rerun.data);
+            m_window.enginePanel().setParams(rerun.params);
+            m_pendingRerun = rerun;
+            m_view->setDetail(tr("Re-running %1 on %2.").arg(shortId(rerun.fromRunId), QString::fromStdString(rerun.topology)));
+            emit rerunReady();
+        });
+    });
+}
+
+void HistoryController::deleteRun(const QString& runId)
+{
+    onStore(tr("Cannot delete run %1").arg(runId.left(8)), [this, runId](store::RunStore& s) {
+        s.deleteRun(runId.toStdString());
+        post([this, runId] {
+            m_view->setDetail(tr("Run %1 deleted.").arg(runId.left(8)));
+            emit deleted(runId);
+            refresh();
+        });
+    });
+}
+
+void HistoryController::compare(const QString& first, const QString& second)
+{
+    onStore(tr("Cannot compare %1 with %2").arg(first.left(8), second.left(8)), [this, first, second](store::RunStore& s) {
+        const store::RunRecord a = s.loadRun(first.toStdString());
+        const store::RunRecord b = s.loadRun(second.toStdString());
+        std::optional<double> ari;
+        QString why;
+        if (a.labels.empty() || b.labels.empty())
+            why = tr("run %1 has no stored labels").arg(shortId((a.labels.empty() ? a : b).info.id));
+        else if (a.labels.size() != b.labels.size())
+            why = tr("they labelled different numbers of rows (%1 and %2)").arg(a.labels.size()).arg(b.labels.size());
+        else
+            ari = adjustedRandIndex(a.labels, b.labels);
+        s.addEdge({"run", a.info.id, "run", b.info.id, "compared_with", ""});
+        post([this, first, second, infoA = a.info, infoB = b.info, ari, why] {
+            if (!m_compare) m_compare = new ui::CompareDialog(&m_window);
+            m_compare->showRuns(infoA, infoB, ari, why);
+            m_compare->show();
+            m_compare->raise();
+            emit compared(first, second);
+        });
+    });
+}
+
+}  // namespace clusterdesk::gui

@@ -1,0 +1,144 @@
+#include "screenshot.h"
+
+#include "history_controller.h"
+#include "workstation.h"
+
+#include "ui/history/history_view.h"
+#include "ui/history/run_filter_proxy.h"
+#include "ui/history/run_table_model.h"
+#include "ui/plots/plot_view.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace clusterdesk::gui {
+namespace {
+
+// Waits in a local event loop until `done` fires; false when `failed` fires first or
+// after the timeout.
+template <typename Done, typename Failed>
+bool waitFor(Workstation* sender, Done done, Failed failed, int timeoutMs)
+{
+    QEventLoop loop;
+    bool fired = false;
+    QObject::connect(sender, done, &loop, [&] {
+        fired = true;
+        loop.quit();
+    });
+    QObject::connect(sender, failed, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return fired;
+}
+
+bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
+{
+    // A docked panel's title (Data, Engine, Topology): that panel alone, floated and
+    // tall enough to show all of it.
+    QDockWidget* panel = nullptr;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->windowTitle().compare(tab, Qt::CaseInsensitive) == 0) panel = dock;
+    if (panel) {
+        panel->setFloating(true);
+        panel->resize(440, 760);
+        panel->show();
+        panel->raise();
+    } else if (!window.showTab(tab)) {
+        std::fprintf(stderr, "clusterdesk: no tab '%s' (tabs: %s)\n", qPrintable(tab), qPrintable(window.tabTitles().join(", ")));
+        return false;
+    }
+    window.refreshAll();
+    QCoreApplication::processEvents();
+    if (auto* plot = qobject_cast<ui::PlotView*>(window.tabs().currentWidget())) plot->replot();
+    QWidget* shown = panel ? static_cast<QWidget*>(panel) : &window;
+    if (!shown->grab().save(path, "PNG")) {
+        std::fprintf(stderr, "clusterdesk: cannot write %s\n", qPrintable(path));
+        return false;
+    }
+    std::printf("wrote %s\n", qPrintable(path));
+    return true;
+}
+
+// The History tab with the run just recorded listed and selected, its lineage shown.
+// Returns what went wrong, or an empty string.
+QString showRecordedRun(HistoryController& history, int timeoutMs)
+{
+    QString problem;
+    auto waitFor = [&](auto signal) {
+        QEventLoop loop;
+        bool fired = false;
+        QObject::connect(&history, signal, &loop, [&] {
+            fired = true;
+            loop.quit();
+        });
+        QObject::connect(&history, &HistoryController::failed, &loop, [&](const QString& message) {
+            problem = message;
+            loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+        if (!fired && problem.isEmpty()) problem = "the run store did not answer in time";
+        return fired;
+    };
+    QMetaObject::invokeMethod(&history, &HistoryController::refresh, Qt::QueuedConnection);
+    if (!waitFor(&HistoryController::refreshed)) return problem;
+    ui::HistoryView& view = history.view();
+    if (view.proxy().rowCount() == 0) return "the run was not recorded";
+    QMetaObject::invokeMethod(&view, [&view] { view.table().selectRow(0); }, Qt::QueuedConnection);
+    waitFor(&HistoryController::runShown);
+    return problem;
+}
+
+}  // namespace
+
+int writeScreenshots(const ScreenshotRequest& request)
+{
+    constexpr int kTimeoutMs = 10 * 60 * 1000;
+    QTemporaryDir scratch;  // the store when none is given: a screenshot is not a run to keep
+    Workstation station(request.storePath.isEmpty() ? scratch.filePath("runs.sqlite") : request.storePath);
+    ui::MainWindow& window = station.window();
+    window.resize(1280, 800);
+    window.show();
+    QString failure;
+    QObject::connect(&station, &Workstation::loadFailed, [&](const QString& message) { failure = message; });
+    station.loadDemo(request.demo);
+    if (!waitFor(&station, &Workstation::datasetReady, &Workstation::loadFailed, kTimeoutMs)) {
+        std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(failure.isEmpty() ? QString("the demo took too long") : failure));
+        return 3;
+    }
+    ui::RunOutcome outcome;
+    QObject::connect(&station, &Workstation::runFinished, [&](const ui::RunOutcome& o) { outcome = o; });
+    station.startRun();
+    if (!waitFor(&station, &Workstation::runFinished, &Workstation::loadFailed, kTimeoutMs)) {
+        std::fprintf(stderr, "clusterdesk: the run did not finish in time\n");
+        return 4;
+    }
+    if (!outcome.error.isEmpty()) {
+        std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(outcome.error));
+        return 4;
+    }
+    if (const QString problem = showRecordedRun(*station.history(), kTimeoutMs); !problem.isEmpty()) {
+        std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
+        return 4;
+    }
+    if (request.tab.compare("all", Qt::CaseInsensitive) != 0)
+        return saveTab(window, request.tab, request.path) ? 0 : 2;
+    if (!QDir().mkpath(request.path)) {
+        std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));
+        return 2;
+    }
+    for (const QString& tab : window.tabTitles())
+        if (!saveTab(window, tab, QDir(request.path).filePath(tab.toLower() + ".png"))) return 2;
+    return 0;
+}
+
+}  // namespace clusterdesk::gui

@@ -1,0 +1,225 @@
+#include "workstation.h"
+
+#include "data_loader.h"
+#include "history_controller.h"
+#include "pool_probe.h"
+
+#include "kernels/backend_registry.h"
+#include "ui/error_banner.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/engine_panel.h"
+#include "ui/panels/pool_editor.h"
+#include "ui/panels/topology_panel.h"
+
+#include <QAction>
+#include <QStatusBar>
+
+namespace clusterdesk::gui {
+namespace {
+
+void registerMetaTypes()
+{
+    qRegisterMetaType<IterationStats>();
+    qRegisterMetaType<ui::ClusterProjection>();
+    qRegisterMetaType<ui::RunOutcome>();
+    qRegisterMetaType<ui::PowerBatch>();
+    qRegisterMetaType<ui::FilePreview>();
+    qRegisterMetaType<std::shared_ptr<const Dataset>>();
+    qRegisterMetaType<RunJob>();
+}
+
+// "GPU 0 NVIDIA H200, 140 GiB" per usable device, or the reason there is none. Loads
+// the CUDA plug-in and creates each device's backend: seconds on a GPU machine, so it
+// runs off the UI thread.
+std::pair<QStringList, QString> probeGpus()
+{
+    QStringList gpus;
+    const kernels::CudaAvailability cuda = kernels::cudaAvailability();
+    for (int i = 0; i < cuda.deviceCount; ++i) {
+        try {
+            gpus << QString("cuda:%1  %2").arg(i).arg(QString::fromStdString(kernels::createBackend("cuda:" + std::to_string(i))->deviceName()));
+        } catch (const std::exception& e) {
+            gpus << QString("cuda:%1  (unusable: %2)").arg(i).arg(QString::fromStdString(e.what()));
+        }
+    }
+    return {gpus, QString::fromStdString(cuda.reason)};
+}
+
+}  // namespace
+
+KMeansParams defaultParams()
+{
+    KMeansParams params;
+    params.algorithm = Algorithm::AdaptGrow;
+    params.k0 = 2;
+    params.kMax = 32;
+    params.mode = kernels::Mode::Exact;
+    return params;
+}
+
+Workstation::Workstation(const QString& storePath)
+    : m_window(std::make_unique<ui::MainWindow>())
+{
+    registerMetaTypes();
+    m_window->enginePanel().setParams(defaultParams());
+    m_controller = new RunController;
+    m_controller->moveToThread(&m_runThread);
+    connect(&m_runThread, &QThread::finished, m_controller, &QObject::deleteLater);
+    m_loader = new DataLoader;
+    m_loader->moveToThread(&m_dataThread);
+    connect(&m_dataThread, &QThread::finished, m_loader, &QObject::deleteLater);
+    m_runThread.setObjectName("run");
+    m_dataThread.setObjectName("data");
+    m_runThread.start();
+    m_dataThread.start();
+    wireData();
+    wireRun();
+    wirePoolProbe();
+    detectGpus();
+    if (!storePath.isEmpty()) wireHistory(storePath);
+}
+
+Workstation::~Workstation()
+{
+    shutdown();
+}
+
+void Workstation::shutdown()
+{
+    m_controller->requestCancel();
+    m_loader->requestCancel();
+    m_runThread.quit();
+    m_dataThread.quit();
+    m_runThread.wait();
+    m_dataThread.wait();
+    if (m_gpuProbe) m_gpuProbe->wait();
+}
+
+void Workstation::wireData()
+{
+    ui::DataPanel& panel = m_window->dataPanel();
+    connect(&panel, &ui::DataPanel::previewRequested, m_loader, &DataLoader::preview);
+    connect(m_loader, &DataLoader::previewReady, &panel, &ui::DataPanel::showPreview);
+    connect(&panel, &ui::DataPanel::loadRequested, this, [this](const QString& path, int returnWindow) {
+        m_window->dataPanel().setLoading(true);
+        m_window->statusBar()->showMessage(tr("Loading %1...").arg(path));
+        m_loader->resetCancel();
+        QMetaObject::invokeMethod(m_loader, [loader = m_loader, path, returnWindow] { loader->loadFile(path, returnWindow); });
+    });
+    connect(&panel, &ui::DataPanel::demoRequested, this, &Workstation::loadDemo);
+    // The flag is atomic: set it directly, the loader thread is busy loading.
+    connect(&panel, &ui::DataPanel::loadCancelRequested, this, [this] { m_loader->requestCancel(); });
+    connect(m_loader, &DataLoader::progress, &panel, &ui::DataPanel::setLoadProgress);
+    connect(m_loader, &DataLoader::loaded, this, [this](std::shared_ptr<const Dataset> data) {
+        m_window->dataPanel().setLoading(false);
+        m_window->statusBar()->showMessage(tr("Loaded %1: %2 rows x %3 columns")
+                                               .arg(QString::fromStdString(data->source))
+                                               .arg(data->rows)
+                                               .arg(data->cols),
+                                           10000);
+        m_window->setDataset(std::move(data));
+        emit datasetReady();
+    });
+    connect(m_loader, &DataLoader::failed, this, [this](const QString& message) {
+        m_window->dataPanel().setLoading(false);
+        m_window->showError(message);
+        emit loadFailed(message);
+    });
+    connect(m_loader, &DataLoader::cancelled, this, [this] {
+        m_window->dataPanel().setLoading(false);
+        m_window->statusBar()->showMessage(tr("Loading cancelled"), 10000);
+    });
+}
+
+void Workstation::loadDemo(const QString& spec)
+{
+    m_window->dataPanel().setLoading(true, false);
+    m_window->statusBar()->showMessage(tr("Generating %1...").arg(spec));
+    m_loader->resetCancel();
+    QMetaObject::invokeMethod(m_loader, [loader = m_loader, spec] { loader->makeDemo(spec); });
+}
+
+void Workstation::wireRun()
+{
+    ui::MainWindow& w = *m_window;
+    connect(&w, &ui::MainWindow::runRequested, this, &Workstation::startRun);
+    connect(&w, &ui::MainWindow::cancelRequested, this, &Workstation::cancelRun);
+    connect(&w, &ui::MainWindow::closing, this, &Workstation::cancelRun);
+    connect(m_controller, &RunController::iterationDone, &w.model(), &ui::RunModel::addIteration);
+    connect(m_controller, &RunController::powerSampled, &w.model(), &ui::RunModel::addPower);
+    connect(m_controller, &RunController::projected, &w.model(), &ui::RunModel::setProjection);
+    connect(m_controller, &RunController::finished, this, [this](const ui::RunOutcome& outcome) {
+        m_running = false;
+        m_window->setRunning(false);
+        m_window->model().finish(outcome);
+        if (!outcome.error.isEmpty()) m_window->showError(outcome.error);
+        emit runFinished(outcome);
+    });
+}
+
+void Workstation::wireHistory(const QString& storePath)
+{
+    m_history = std::make_unique<HistoryController>(*m_window, storePath);
+    connect(m_controller, &RunController::recorded, m_history.get(), &HistoryController::refresh);
+    connect(m_controller, &RunController::recordFailed, m_window.get(), &ui::MainWindow::showError);
+    connect(m_history.get(), &HistoryController::rerunReady, this, &Workstation::startRun);
+}
+
+void Workstation::startRun()
+{
+    if (m_running) return;
+    RunJob job;
+    job.data = m_window->dataset();
+    if (!job.data) {
+        m_window->showError(tr("Load a file or generate a demo first"));
+        return;
+    }
+    job.params = m_window->enginePanel().params();
+    QString problem;
+    job.topology = m_window->topologyPanel().topologySpec(&problem);
+    if (job.topology.isEmpty()) {
+        m_window->showError(problem);
+        return;
+    }
+    job.threads = m_window->topologyPanel().threads();
+    job.pool = m_window->topologyPanel().poolOptions();
+    if (m_history) m_history->prepare(job);
+    m_running = true;
+    m_window->errorBanner().hide();
+    m_window->setRunning(true);
+    m_window->model().beginRun(job.data->rows, job.params.maxIterations);
+    m_controller->resetCancel();
+    QMetaObject::invokeMethod(m_controller, [controller = m_controller, job] { controller->run(job); });
+}
+
+void Workstation::cancelRun()
+{
+    if (!m_running) return;
+    m_controller->requestCancel();
+    m_window->statusBar()->showMessage(tr("Cancelling after the current iteration..."));
+}
+
+void Workstation::wirePoolProbe()
+{
+    ui::PoolEditor& editor = m_window->topologyPanel().poolEditor();
+    m_poolProbe = new PoolProbe(this);
+    connect(&editor, &ui::PoolEditor::testConnectionRequested, this, [this, &editor] {
+        QString problem;
+        const QString spec = editor.topologySpec(problem);
+        if (spec.isEmpty()) editor.showProbeResult({}, problem);
+        else m_poolProbe->start(spec, editor.options());
+    });
+    connect(m_poolProbe, &PoolProbe::finished, &editor, &ui::PoolEditor::showProbeResult);
+}
+
+void Workstation::detectGpus()
+{
+    ui::MainWindow* window = m_window.get();  // outlives the probe: shutdown() joins it first
+    m_gpuProbe.reset(QThread::create([window] {
+        const auto [gpus, reason] = probeGpus();
+        QMetaObject::invokeMethod(window, [window, gpus, reason] { window->topologyPanel().setGpus(gpus, reason); });
+    }));
+    m_gpuProbe->start();
+}
+
+}  // namespace clusterdesk::gui

@@ -1,0 +1,69 @@
+// The workstation: the main window wired to a run thread (RunController) and a data
+// thread (DataLoader). The window only draws and asks; everything heavy runs on those
+// threads and answers through queued signals, so the window never waits.
+#pragma once
+
+#include "run_controller.h"
+#include "ui/main_window.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <memory>
+
+namespace clusterdesk::gui {
+
+class DataLoader;
+class HistoryController;
+class PoolProbe;
+
+// The job the window offers first: AdaptGrow in exact mode, k between 2 and 32.
+KMeansParams defaultParams();
+
+class Workstation : public QObject {
+    Q_OBJECT
+public:
+    // storePath: the run store every run is recorded in, listed in the History tab;
+    // empty: runs are not recorded and there is no History tab.
+    explicit Workstation(const QString& storePath = {});
+    // Cancels a run or load in progress and joins both threads (a run stops within
+    // an iteration).
+    ~Workstation() override;
+
+    ui::MainWindow& window() { return *m_window; }
+    RunController& controller() { return *m_controller; }
+    bool running() const { return m_running; }
+    HistoryController* history() { return m_history.get(); }  // null without a store
+
+    // Generates a demo on the data thread; datasetReady() or an error follows.
+    void loadDemo(const QString& spec);
+
+public slots:
+    void startRun();
+    void cancelRun();
+
+signals:
+    void datasetReady();
+    void loadFailed(const QString& message);
+    void runFinished(const clusterdesk::ui::RunOutcome& outcome);
+
+private:
+    void wireData();
+    void wireRun();
+    void wireHistory(const QString& storePath);
+    void wirePoolProbe();
+    void detectGpus();
+    void shutdown();
+
+    std::unique_ptr<ui::MainWindow> m_window;
+    QThread m_runThread;
+    QThread m_dataThread;
+    RunController* m_controller = nullptr;  // lives on m_runThread, deleted when it finishes
+    DataLoader* m_loader = nullptr;         // lives on m_dataThread, deleted when it finishes
+    PoolProbe* m_poolProbe = nullptr;       // the pool editor's connection test (UI thread)
+    std::unique_ptr<QThread> m_gpuProbe;  // finds the local GPUs once, at start
+    bool m_running = false;
+    std::unique_ptr<HistoryController> m_history;  // destroyed before the window it draws in
+};
+
+}  // namespace clusterdesk::gui

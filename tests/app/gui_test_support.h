@@ -1,0 +1,51 @@
+// Shared set-up for the GUI suites: settings in a temporary folder (never the user's),
+// and waiting for a Workstation's data and runs with a timeout.
+#pragma once
+
+#include "app/gui/workstation.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QAction>
+
+#include <optional>
+
+namespace clusterdesk::gui::test {
+
+// Call from initTestCase: QSettings (and a run store, if the window records runs)
+// write under settingsDir, not $HOME.
+inline void isolateSettings(const QTemporaryDir& settingsDir)
+{
+    qputenv("CLUSTERDESK_DB", settingsDir.filePath("runs.sqlite").toUtf8());
+    qputenv("XDG_DATA_HOME", settingsDir.filePath("data").toUtf8());
+    QCoreApplication::setOrganizationName("ClusterDeskTest");
+    QCoreApplication::setApplicationName("clusterdesk-test");
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+}
+
+// Generates the demo and waits for it; false (with the reason in QTest's log) on failure.
+inline bool loadDemo(Workstation& station, const QString& spec, int timeoutMs = 120000)
+{
+    QSignalSpy ready(&station, &Workstation::datasetReady);
+    QSignalSpy failed(&station, &Workstation::loadFailed);
+    station.loadDemo(spec);
+    for (int waited = 0; ready.isEmpty() && failed.isEmpty() && waited < timeoutMs; waited += 50) QTest::qWait(50);
+    if (!failed.isEmpty()) qWarning("demo %s failed: %s", qPrintable(spec), qPrintable(failed.front().front().toString()));
+    return !ready.isEmpty();
+}
+
+// Starts a run with the window's Run action and waits for its outcome.
+inline std::optional<ui::RunOutcome> runToEnd(Workstation& station, int timeoutMs = 120000)
+{
+    QSignalSpy finished(&station, &Workstation::runFinished);
+    station.window().runAction()->trigger();
+    if (!finished.wait(timeoutMs)) return std::nullopt;
+    return finished.front().front().value<ui::RunOutcome>();
+}
+
+}  // namespace clusterdesk::gui::test

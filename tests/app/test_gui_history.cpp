@@ -1,0 +1,318 @@
+// The History tab and Lineage view against a real run store in a temporary folder:
+// runs from the window are recorded and listed, a selected run's graphs come back from
+// the store, re-run adds a run with a `rerun` edge the Lineage view shows, compare
+// shows the ARI between two runs' labels, delete asks first and leaves a tombstone,
+// a run recorded by clusterdesk-cli in the same file appears after a refresh, and a run
+// on a file that changed since says why its Clusters graph cannot be shown; a cancelled
+// run is recorded cancelled.
+// One window for the whole suite: each step builds on the runs the previous made.
+#include "cli_runner.h"
+#include "gui_test_support.h"
+
+#include "app/gui/history_controller.h"
+#include "engine/store/run_store.h"
+#include "ui/history/compare_dialog.h"
+#include "ui/history/history_view.h"
+#include "ui/history/lineage_view.h"
+#include "ui/history/run_filter_proxy.h"
+#include "ui/history/run_table_model.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/engine_panel.h"
+#include "ui/plots/clusters_plot.h"
+#include "ui/plots/evolution_plot.h"
+#include "ui/plots/latency_plot.h"
+#include "ui/plots/power_plot.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QTimer>
+
+#include <memory>
+
+using namespace clusterdesk;
+using namespace clusterdesk::gui;
+
+namespace {
+
+// A small demo so every run takes well under a second.
+const QString kDemo = "blobs:n=3000,d=8,k=5,seed=3";
+
+}  // namespace
+
+class TestGuiHistory : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        test::isolateSettings(m_settings);
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath("runs.sqlite");
+        m_station = std::make_unique<Workstation>(m_db);
+        m_station->window().show();
+        QVERIFY(m_station->history());
+        QSignalSpy listed(m_station->history(), &HistoryController::refreshed);
+        QVERIFY(listed.wait(30000));  // the first listing, of a new store
+        QVERIFY(m_station->window().tabTitles().contains("History"));
+        QVERIFY(test::loadDemo(*m_station, kDemo));
+    }
+
+    void cleanupTestCase() { m_station.reset(); }
+
+    void windowRunIsRecorded()
+    {
+        QCOMPARE(view().model().rowCount(), 0);
+        std::optional<ui::RunOutcome> outcome;
+        QVERIFY(waitRefreshed([&] { outcome = test::runToEnd(*m_station); }));
+        QVERIFY(outcome);
+        QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
+        QCOMPARE(view().model().rowCount(), 1);
+        QCOMPARE(cell(0, ui::RunTableModel::Status), QString("ok"));
+        QCOMPARE(cell(0, ui::RunTableModel::K).toInt(), outcome->k);
+
+        // The store holds what the run produced, like a CLI run.
+        store::RunStore runs(m_db.toStdString());
+        const std::vector<store::RunInfo> listed = runs.listRuns();
+        QCOMPARE(listed.size(), std::size_t(1));
+        m_first = QString::fromStdString(listed.front().id);
+        const store::RunRecord record = runs.loadRun(listed.front().id);
+        QVERIFY(record.info.status == store::RunStatus::Ok);
+        QCOMPARE(record.k, outcome->k);
+        QCOMPARE(int(record.iterations.size()), outcome->iterations);
+        QCOMPARE(record.labels.size(), std::size_t(3000));
+        QVERIFY(record.info.demo);
+        QCOMPARE(record.dataset.rows, 3000);
+    }
+
+    void selectingRunLoadsGraphsFromStore()
+    {
+        // Empty the graphs first, so what they show after the selection came from the store.
+        m_station->window().model().beginRun(0, 1);
+        m_station->window().model().finish({});
+        QCOMPARE(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount(), 0);
+        QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
+        QVERIFY(view().selectRun(m_first));
+        QVERIFY(loaded.wait(30000));
+        const store::RunRecord record = store::RunStore(m_db.toStdString()).loadRun(m_first.toStdString());
+        const int iterations = int(record.iterations.size());
+        QVERIFY(iterations > 1);
+        auto* evolution = m_station->window().findChild<ui::EvolutionPlot*>();
+        QCOMPARE(evolution->kGraph()->dataCount(), iterations);
+        QCOMPARE(evolution->inertiaGraph()->dataCount(), iterations);
+        auto* latency = m_station->window().findChild<ui::LatencyPlot*>();
+        QCOMPARE(latency->assignBars()->dataCount(), iterations);
+        auto* power = m_station->window().findChild<ui::PowerPlot*>();
+        QVERIFY(!record.telemetry.empty());
+        QVERIFY(power->graphCount() >= 1);
+        QVERIFY(power->graph(0)->dataCount() > 0);
+        // The demo was regenerated (same content hash), so the Clusters graph is back too.
+        auto* clusters = m_station->window().findChild<ui::ClustersPlot*>();
+        QVERIFY(clusters->pointCount() > 0);
+        QCOMPARE(clusters->centroidCount(), record.k);
+        QVERIFY2(!view().detail().contains("cannot"), qPrintable(view().detail()));
+        // The Lineage view shows the dataset by its short hash.
+        QVERIFY(treeText().contains(QString::fromStdString(record.info.datasetHash).left(12)));
+    }
+
+    void rerunAddsRunWithLineageEdge()
+    {
+        QVERIFY(view().selectRun(m_first));
+        QVERIFY(view().rerunButton().isEnabled());
+        QSignalSpy finished(m_station.get(), &Workstation::runFinished);
+        QVERIFY(waitRefreshed([&] {
+            view().rerunButton().click();
+            QVERIFY(finished.wait(60000));
+        }));
+        QCOMPARE(view().model().rowCount(), 2);
+        store::RunStore runs(m_db.toStdString());
+        const std::vector<store::RunInfo> listed = runs.listRuns();
+        m_second = QString::fromStdString(listed.front().id);  // newest first
+        QVERIFY(m_second != m_first);
+        const std::vector<store::LineageEdge> edges = runs.lineage(m_second.toStdString());
+        QVERIFY(std::any_of(edges.begin(), edges.end(), [&](const store::LineageEdge& e) {
+            return e.relation == "rerun" && e.src == m_first.toStdString() && e.dst == m_second.toStdString();
+        }));
+
+        QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
+        QVERIFY(view().selectRun(m_second));
+        QVERIFY(loaded.wait(30000));
+        const QTreeWidgetItem* from = findItem("Derives from");
+        QVERIFY2(from, qPrintable(treeText()));
+        QCOMPARE(from->childCount(), 1);
+        QCOMPARE(from->child(0)->data(0, ui::LineageView::kRunIdRole).toString(), m_first);
+        QCOMPARE(from->child(0)->text(1), QString("rerun"));
+        QCOMPARE(from->child(0)->text(2), m_first.left(8));
+    }
+
+    void compareShowsAri()
+    {
+        view().table().selectAll();
+        QCOMPARE(view().selectedRunIds().size(), 2);
+        QVERIFY(view().compareButton().isEnabled());
+        QSignalSpy compared(m_station->history(), &HistoryController::compared);
+        view().compareButton().click();
+        QVERIFY(compared.wait(30000));
+        ui::CompareDialog* dialog = m_station->history()->compareDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        // Exact mode: the re-run reproduced the labels, so they agree completely.
+        QCOMPARE(dialog->ariText(), QString("ARI between the labels: 1.0000"));
+        QVERIFY(dialog->table().rowCount() > 10);
+        const auto edges = store::RunStore(m_db.toStdString()).lineage(m_first.toStdString());
+        QVERIFY(std::any_of(edges.begin(), edges.end(), [](const store::LineageEdge& e) { return e.relation == "compared_with"; }));
+        dialog->close();
+    }
+
+    void deleteAsksThenTombstones()
+    {
+        QVERIFY(view().selectRun(m_second));
+        // Accept the confirmation the way a user would: Yes on the message box.
+        bool asked = false;
+        QTimer::singleShot(200, this, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            asked = true;
+            box->button(QMessageBox::Yes)->click();
+        });
+        QSignalSpy deleted(m_station->history(), &HistoryController::deleted);
+        QVERIFY(waitRefreshed([&] { view().deleteButton().click(); }));
+        QVERIFY(asked);
+        QCOMPARE(deleted.size(), 1);
+        QCOMPARE(view().model().rowCount(), 1);
+        QCOMPARE(view().model().rowOf(m_second), -1);
+        store::RunFilter all;
+        all.includeDeleted = true;
+        const auto listed = store::RunStore(m_db.toStdString()).listRuns(all);
+        QCOMPARE(listed.size(), std::size_t(2));
+        for (const store::RunInfo& run : listed) QCOMPARE(run.deleted, run.id == m_second.toStdString());
+    }
+
+    void cliRunAppearsAfterRefresh()
+    {
+        const CliResult cli = runCli({"run", "--demo", kDemo, "--algo", "kmeans", "--k", "4", "--db", m_db});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        QVERIFY(waitRefreshed([&] { view().refreshButton().click(); }));
+        QCOMPARE(view().model().rowCount(), 2);
+        // Filtering by the algorithm finds it; k sorts as a number.
+        view().proxy().setText("kmeans");
+        QCOMPARE(view().proxy().rowCount(), 1);
+        QCOMPARE(view().proxy().index(0, ui::RunTableModel::K).data().toInt(), 4);
+        view().proxy().setText("");
+    }
+
+    void changedFileIsNamedNotShown()
+    {
+        // A run on a file records the file; once the file changes, its Clusters graph
+        // cannot come back, and the History tab says why.
+        const QString path = m_dir.filePath("points.csv");
+        QVERIFY(writePoints(path, 1.0));
+        QSignalSpy ready(m_station.get(), &Workstation::datasetReady);
+        emit m_station->window().dataPanel().loadRequested(path, 0);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(waitRefreshed([&] { QVERIFY(test::runToEnd(*m_station)); }));
+        const std::vector<store::RunInfo> listed = store::RunStore(m_db.toStdString()).listRuns();
+        const auto onFile = std::find_if(listed.begin(), listed.end(), [](const store::RunInfo& r) { return !r.demo; });
+        QVERIFY(onFile != listed.end());
+        const store::RunInfo run = *onFile;
+        QCOMPARE(QString::fromStdString(run.datasetSource), QFileInfo(path).absoluteFilePath());
+
+        QVERIFY(writePoints(path, 2.0));
+        // The window's own copy of the old content would still do: replace it.
+        QVERIFY(test::loadDemo(*m_station, kDemo));
+        m_station->window().model().beginRun(0, 1);
+        m_station->window().model().finish({});
+        QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
+        QVERIFY(view().selectRun(QString::fromStdString(run.id)));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(view().detail().contains("cannot show") && view().detail().contains("changed"), qPrintable(view().detail()));
+        QCOMPARE(m_station->window().findChild<ui::ClustersPlot*>()->pointCount(), 0);
+        QVERIFY(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount() > 0);
+    }
+
+    void cancelledRunIsRecordedCancelled()
+    {
+        // Overlapping blobs and no tolerance: Lloyd would go on for a long time.
+        QVERIFY(test::loadDemo(*m_station, "blobs:n=200000,d=8,k=64,spread=4"));
+        KMeansParams params;
+        params.algorithm = Algorithm::KMeans;
+        params.k = 64;
+        params.tolerance = 0;
+        params.maxIterations = 100000;
+        m_station->window().enginePanel().setParams(params);
+        QSignalSpy finished(m_station.get(), &Workstation::runFinished);
+        QVERIFY(waitRefreshed([&] {
+            m_station->window().runAction()->trigger();
+            QTRY_VERIFY_WITH_TIMEOUT(m_station->window().model().iterations().size() >= 2, 60000);
+            m_station->window().cancelAction()->trigger();
+            QVERIFY(finished.wait(30000));
+        }));
+        QVERIFY(finished.front().front().value<ui::RunOutcome>().cancelled);
+        store::RunFilter cancelled;
+        cancelled.status = store::RunStatus::Cancelled;
+        const auto listed = store::RunStore(m_db.toStdString()).listRuns(cancelled);
+        QCOMPARE(listed.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(listed.front().failure).contains("cancelled"), listed.front().failure.c_str());
+        view().proxy().setStatus("cancelled");
+        QCOMPARE(view().proxy().rowCount(), 1);
+        view().proxy().setStatus("");
+    }
+
+private:
+    // Three separated groups of 2-D points, scaled.
+    static bool writePoints(const QString& path, double scale)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+        QTextStream out(&file);
+        out << "x,y\n";
+        for (int i = 0; i < 300; ++i)
+            out << scale * (10 * (i % 3) + (i % 7) * 0.1) << ',' << scale * (5 * (i % 3) + (i % 5) * 0.1) << '\n';
+        return true;
+    }
+
+    ui::HistoryView& view() { return m_station->history()->view(); }
+
+    QString cell(int row, int column) const
+    {
+        auto& model = m_station->history()->view().model();
+        return model.index(row, column).data().toString();
+    }
+
+    // Does what, then waits for the History table's next refresh.
+    template <typename F>
+    bool waitRefreshed(F what)
+    {
+        QSignalSpy refreshed(m_station->history(), &HistoryController::refreshed);
+        what();
+        return !refreshed.isEmpty() || refreshed.wait(60000);
+    }
+
+    QString treeText()
+    {
+        QStringList lines;
+        ui::LineageView& tree = view().lineage();
+        for (QTreeWidgetItemIterator it(&tree); *it; ++it) lines << (*it)->text(0) + " | " + (*it)->text(1) + " | " + (*it)->text(2);
+        return lines.join('\n');
+    }
+
+    const QTreeWidgetItem* findItem(const QString& text)
+    {
+        ui::LineageView& tree = view().lineage();
+        for (QTreeWidgetItemIterator it(&tree); *it; ++it)
+            if ((*it)->text(0) == text) return *it;
+        return nullptr;
+    }
+
+    QTemporaryDir m_settings;
+    QTemporaryDir m_dir;
+    QString m_db;
+    std::unique_ptr<Workstation> m_station;
+    QString m_first, m_second;
+};
+
+QTEST_MAIN(TestGuiHistory)
+#include "test_gui_history.moc"

@@ -1,0 +1,86 @@
+// clusterdesk's command line as a user runs it: --screenshot renders every tab of the
+// window off screen after the default job, --help and --version answer, and bad
+// arguments or a bad demo fail with a message rather than hanging or crashing.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestGuiScreenshot : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { QVERIFY(m_home.isValid()); }
+
+    void writesOnePngPerTab()
+    {
+        QTemporaryDir out;
+        const auto [code, text] = run({"--screenshot", out.path(), "--tab", "all"});
+        QVERIFY2(code == 0, qPrintable(text));
+        for (const char* tab : {"clusters", "evolution", "latency", "power"}) {
+            const QImage image(out.filePath(QString(tab) + ".png"));
+            QVERIFY2(!image.isNull(), tab);
+            QVERIFY(image.width() >= 1000 && image.height() >= 700);
+            // Not a blank window: the picture has many colours (points, bands, bars).
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7)
+                for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+            QVERIFY2(colours.size() > 20, tab);
+        }
+    }
+
+    void oneTabOfAnotherDemo()
+    {
+        QTemporaryDir out;
+        const QString path = out.filePath("latency.png");
+        const auto [code, text] = run({"--screenshot", path, "--demo", "blobs:n=3000,d=4,k=3", "--tab", "latency"});
+        QVERIFY2(code == 0, qPrintable(text));
+        QVERIFY(!QImage(path).isNull());
+    }
+
+    void refusesWhatItCannotDo()
+    {
+        QTemporaryDir out;
+        auto [code, text] = run({"--screenshot", out.filePath("x.png"), "--tab", "nope"});
+        QCOMPARE(code, 2);
+        QVERIFY(text.contains("no tab 'nope'"));
+        std::tie(code, text) = run({"--screenshot", out.filePath("x.png"), "--demo", "blobs:n=5"});
+        QVERIFY(code != 0);
+        QVERIFY2(text.contains("blobs"), qPrintable(text));
+        std::tie(code, text) = run({"--bogus"});
+        QCOMPARE(code, 2);
+        std::tie(code, text) = run({"--version"});
+        QCOMPARE(code, 0);
+        QVERIFY(text.startsWith("clusterdesk "));
+        std::tie(code, text) = run({"--help"});
+        QCOMPARE(code, 0);
+        QVERIFY(text.contains("--screenshot"));
+    }
+
+private:
+    // Runs clusterdesk with HOME and XDG dirs in a temporary folder, so nothing it saves
+    // lands in the real user's settings or data.
+    std::pair<int, QString> run(const QStringList& args)
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HOME", m_home.path());
+        env.insert("XDG_CONFIG_HOME", m_home.filePath("config"));
+        env.insert("XDG_DATA_HOME", m_home.filePath("data"));
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        process.setProcessEnvironment(env);
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        process.start(CLUSTERDESK_BIN_DIR "/clusterdesk", args);
+        if (!process.waitForFinished(120000)) {
+            process.kill();
+            process.waitForFinished();
+            return {-1, "timed out: " + args.join(' ')};
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAll())};
+    }
+
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TestGuiScreenshot)
+#include "test_gui_screenshot.moc"

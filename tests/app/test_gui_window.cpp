@@ -1,0 +1,256 @@
+// The workstation window driven like a user would: real demos, real runs on the run
+// thread, the offscreen platform. Every graph must hold the run's data; cancelling
+// must stop within an iteration; a malformed file must show an error and leave the
+// window working.
+#include "gui_test_support.h"
+
+#include "ui/error_banner.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/engine_panel.h"
+#include "ui/plots/clusters_plot.h"
+#include "ui/plots/evolution_plot.h"
+#include "ui/plots/latency_plot.h"
+#include "ui/plots/power_plot.h"
+#include "ui/run_status.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPushButton>
+
+#include <numeric>
+
+using namespace clusterdesk;
+using namespace clusterdesk::gui;
+
+class TestGuiWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { test::isolateSettings(m_settings); }
+
+    void marketRunFillsEveryGraph()
+    {
+        Workstation station;
+        station.window().show();
+        QVERIFY(test::loadDemo(station, "market"));
+        QVERIFY(station.window().runAction()->isEnabled());
+        const auto outcome = test::runToEnd(station);
+        QVERIFY(outcome);
+        QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
+        QVERIFY(!outcome->cancelled);
+        QVERIFY(outcome->iterations > 1);
+        const int iterations = outcome->iterations;
+        const std::int64_t rows = station.window().dataset()->rows;
+        QCOMPARE(rows, 500);
+
+        auto* evolution = station.window().findChild<ui::EvolutionPlot*>();
+        QVERIFY(evolution);
+        QCOMPARE(evolution->kGraph()->dataCount(), iterations);
+        QCOMPARE(evolution->inertiaGraph()->dataCount(), iterations);
+        QCOMPARE(evolution->sizeBandCount(), outcome->k);
+        for (int c = 0; c < evolution->sizeBandCount(); ++c) QCOMPARE(evolution->sizeBand(c)->dataCount(), iterations);
+        // The top of the stack is every row at every iteration: sizes sum to the row count.
+        QCPGraph* top = evolution->sizeBand(evolution->sizeBandCount() - 1);
+        for (auto it = top->data()->constBegin(); it != top->data()->constEnd(); ++it) QCOMPARE(it->value, double(rows));
+        QCOMPARE(std::accumulate(outcome->sizes.begin(), outcome->sizes.end(), std::int64_t{0}), rows);
+        // AdaptGrow grows from k0=2: at least one split is marked.
+        QVERIFY(evolution->eventMarkCount() >= 1);
+
+        auto* latency = station.window().findChild<ui::LatencyPlot*>();
+        QVERIFY(latency);
+        QCOMPARE(latency->assignBars()->dataCount(), iterations);
+        QCOMPARE(latency->updateBars()->dataCount(), iterations);
+        QCOMPARE(latency->reduceBars()->dataCount(), iterations);
+        QVERIFY(latency->percentiles().p50 > 0);
+        QVERIFY(latency->percentiles().p50 <= latency->percentiles().p95);
+        QVERIFY(latency->percentiles().p95 <= latency->percentiles().p99);
+
+        auto* power = station.window().findChild<ui::PowerPlot*>();
+        QVERIFY(power);
+        QVERIFY(power->graphCount() >= 1);
+        QVERIFY(power->graph(0)->dataCount() >= 2);
+        QVERIFY(power->graph(0)->name().contains("measured") || power->graph(0)->name().contains("estimated"));
+        QVERIFY2(power->energyJoules() > 0, qPrintable(QString::number(power->energyJoules())));
+        QVERIFY(power->pointsPerJoule() > 0);
+
+        // Prices data: every asset is a point, named, and every centroid is marked.
+        auto* clusters = station.window().findChild<ui::ClustersPlot*>();
+        QVERIFY(clusters);
+        QCOMPARE(clusters->pointCount(), 500);
+        QCOMPARE(clusters->centroidCount(), outcome->k);
+        QVERIFY(clusters->csv().contains("S00_A000"));
+
+        QVERIFY(station.window().runStatus().text().contains(QString::number(iterations)));
+        // CSV: a header and one line per iteration.
+        QCOMPARE(evolution->csv().trimmed().split('\n').size(), iterations + 1);
+        QCOMPARE(latency->csv().trimmed().split('\n').size(), iterations + 1);
+    }
+
+    void graphsExportPictures()
+    {
+        Workstation station;
+        station.window().show();
+        QVERIFY(test::loadDemo(station, "blobs:n=2000,d=4,k=3"));
+        QVERIFY(test::runToEnd(station));
+        QTemporaryDir dir;
+        auto* clusters = station.window().findChild<ui::ClustersPlot*>();
+        for (const char* suffix : {"png", "pdf", "svg"}) {
+            const QString path = dir.filePath(QString("clusters.") + suffix);
+            QString error;
+            QVERIFY2(clusters->exportTo(path, &error), qPrintable(error));
+            QVERIFY2(QFile(path).size() > 1000, qPrintable(path));
+        }
+        QString error;
+        QVERIFY(!clusters->exportTo(dir.filePath("clusters.bmpx"), &error));
+        QVERIFY(error.contains("bmpx"));
+    }
+
+    void cancelStopsWithinAnIteration()
+    {
+        Workstation station;
+        station.window().show();
+        // Overlapping blobs and no tolerance: Lloyd would go on for a long time.
+        QVERIFY(test::loadDemo(station, "blobs:n=200000,d=8,k=64,spread=4"));
+        KMeansParams params;
+        params.algorithm = Algorithm::KMeans;
+        params.k = 64;
+        params.tolerance = 0;
+        params.maxIterations = 100000;
+        station.window().enginePanel().setParams(params);
+        QSignalSpy finished(&station, &Workstation::runFinished);
+        station.window().runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 2, 60000);
+        QVERIFY(station.window().cancelAction()->isEnabled());
+        station.window().cancelAction()->trigger();
+        QVERIFY(finished.wait(30000));
+        const auto outcome = finished.front().front().value<ui::RunOutcome>();
+        QVERIFY(outcome.cancelled);
+        // The iteration in flight when the flag was set finishes; the engine reads the
+        // flag in that iteration's all-reduce, or (set just after it) in the next one.
+        const int atCancel = station.controller().iterationAtCancel();
+        QVERIFY(atCancel >= 2);
+        QVERIFY2(outcome.iterations <= atCancel + 2, qPrintable(QString("%1 iterations, cancel at %2").arg(outcome.iterations).arg(atCancel)));
+        QCOMPARE(int(station.window().model().iterations().size()), outcome.iterations);
+        QVERIFY(station.window().runStatus().text().contains("Cancelled"));
+        // The window is usable again.
+        QVERIFY(station.window().runAction()->isEnabled());
+        QVERIFY(!station.window().cancelAction()->isEnabled());
+    }
+
+    void malformedFileShowsErrorAndWindowKeepsWorking()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.csv");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("a,b,c\n1,2,3\n4,oops,6\n7,8,9\n");
+        file.close();
+
+        Workstation station;
+        station.window().show();
+        ui::DataPanel& panel = station.window().dataPanel();
+        auto* load = panel.findChild<QPushButton*>("loadFile");
+        panel.chooseFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);  // the preview arrived
+        QSignalSpy failed(&station, &Workstation::loadFailed);
+        load->click();
+        QVERIFY(failed.wait(10000));
+        const QString message = station.window().errorBanner().message();
+        QVERIFY2(message.contains("bad.csv") && message.contains("line 3") && message.contains("column 3"), qPrintable(message));
+        QVERIFY(!station.window().dataset());
+
+        QVERIFY(test::loadDemo(station, "blobs:n=3000,d=4,k=3"));
+        const auto outcome = test::runToEnd(station);
+        QVERIFY(outcome && outcome->error.isEmpty() && !outcome->cancelled);
+    }
+
+    void largeFileShowsProgressAndCancels()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("large.csv");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray text = "x,y,z\n";
+        for (int i = 0; i < 200000; ++i) text += QByteArray::number(i % 97) + "," + QByteArray::number(i % 13) + ",0.5\n";
+        file.write(text);
+        file.close();
+
+        Workstation station;
+        station.window().show();
+        ui::DataPanel& panel = station.window().dataPanel();
+        auto* load = panel.findChild<QPushButton*>("loadFile");
+        auto* cancel = panel.findChild<QPushButton*>("cancelLoad");
+        auto* progress = panel.findChild<QProgressBar*>("loadProgress");
+        panel.chooseFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);
+        QVERIFY(station.window().findChild<QLabel*>("detectedLayout")->text().contains("matrix"));
+
+        // Loaded to the end: the bar moved on the way.
+        QSignalSpy ready(&station, &Workstation::datasetReady);
+        QSignalSpy moved(progress, &QProgressBar::valueChanged);
+        load->click();
+        QVERIFY(progress->isVisible() && cancel->isVisible());
+        QVERIFY(ready.wait(60000));
+        QVERIFY(moved.count() >= 2);
+        QCOMPARE(station.window().dataset()->rows, 200000);
+        QVERIFY(!progress->isVisible());
+
+        // Cancelled right away: the loader stops at its first progress report.
+        QVERIFY(load->isEnabled());
+        load->click();
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!progress->isVisible(), 60000);
+        QCOMPARE(ready.count(), 1);  // no second dataset arrived
+        QVERIFY(station.window().statusBar()->currentMessage().contains("cancelled"));
+        QVERIFY(station.window().runAction()->isEnabled());  // the earlier dataset stays
+    }
+
+    void dockLayoutIsKeptBetweenSessions()
+    {
+        {
+            ui::MainWindow window;
+            window.show();
+            auto* dock = window.findChild<QDockWidget*>("topologyPanelDock");
+            QVERIFY(dock);
+            window.addDockWidget(Qt::RightDockWidgetArea, dock);
+            QCOMPARE(window.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+            window.close();
+        }
+        ui::MainWindow again;
+        again.show();
+        QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("topologyPanelDock")), Qt::RightDockWidgetArea);
+        QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("dataPanelDock")), Qt::LeftDockWidgetArea);
+    }
+
+    void closingDuringRunCancelsIt()
+    {
+        QElapsedTimer closing;
+        {
+            Workstation station;
+            station.window().show();
+            QVERIFY(test::loadDemo(station, "blobs:n=200000,d=8,k=64,spread=4"));
+            KMeansParams params;
+            params.algorithm = Algorithm::KMeans;
+            params.k = 64;
+            params.tolerance = 0;
+            params.maxIterations = 100000;
+            station.window().enginePanel().setParams(params);
+            station.window().runAction()->trigger();
+            QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 1, 60000);
+            closing.start();
+            station.window().close();
+        }  // the Workstation joins its threads here
+        QVERIFY2(closing.elapsed() < 5000, qPrintable(QString::number(closing.elapsed())));
+    }
+
+private:
+    QTemporaryDir m_settings;
+};
+
+QTEST_MAIN(TestGuiWindow)
+#include "test_gui_window.moc"

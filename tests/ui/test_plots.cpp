@@ -1,0 +1,114 @@
+// The graphs on their own: a real k-means run (on this thread, no window) feeds a
+// RunModel; each graph must draw exactly what the run reported and export it.
+#include "ui/plots/evolution_plot.h"
+#include "ui/plots/latency_plot.h"
+#include "ui/plots/power_plot.h"
+#include "ui/run_model.h"
+
+#include "engine/data/demo.h"
+#include "engine/exec/run_clustering.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clusterdesk;
+
+class TestPlots : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        const Dataset data = makeDemo("blobs:n=5000,d=4,k=5,seed=3");
+        KMeansParams params;
+        params.k = 5;
+        m_model.beginRun(data.rows, params.maxIterations);
+        RunControl control;
+        control.onIteration = [this](const IterationStats& s) { m_model.addIteration(s); };
+        const RunReport report = runClustering(data, params, parseTopology("host"), 1, control);
+        ui::RunOutcome outcome;
+        outcome.iterations = report.result.iterations;
+        outcome.k = report.result.k;
+        // A power trace as the sampler would give it: 20 W for one second.
+        ui::PowerBatch power;
+        power.devices << "cpu package 0 (measured)";
+        power.samples = {{0.0, 0, 20.0, PowerKind::Measured}, {1.0, 0, 20.0, PowerKind::Measured}};
+        m_model.addPower(power);
+        m_model.finish(outcome);
+        m_iterations = report.result.iterations;
+        QVERIFY(m_iterations >= 2);
+    }
+
+    void evolutionStacksSizesToRowCount()
+    {
+        ui::EvolutionPlot plot;
+        plot.refresh(m_model);
+        QCOMPARE(plot.sizeBandCount(), 5);
+        QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
+        QCPGraph* top = plot.sizeBand(4);
+        QCOMPARE(top->dataCount(), m_iterations);
+        for (auto it = top->data()->constBegin(); it != top->data()->constEnd(); ++it) QCOMPARE(it->value, 5000.0);
+        // Drawing again (a live update) replaces, never appends.
+        plot.refresh(m_model);
+        QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
+    }
+
+    void latencyHasOneBarPerIterationAndPhase()
+    {
+        ui::LatencyPlot plot;
+        plot.refresh(m_model);
+        QCOMPARE(plot.assignBars()->dataCount(), m_iterations);
+        QCOMPARE(plot.reduceBars()->dataCount(), m_iterations);
+        QVERIFY(plot.percentiles().p99 >= plot.percentiles().p50);
+        const QStringList lines = plot.csv().trimmed().split('\n');
+        QCOMPARE(lines.size(), m_iterations + 1);
+        QCOMPARE(lines.front(), QString("iteration,round,assign_ms,update_ms,reduce_ms,total_ms"));
+    }
+
+    void powerIntegratesEnergy()
+    {
+        ui::PowerPlot plot;
+        plot.refresh(m_model);
+        QCOMPARE(plot.graphCount(), 1);
+        QCOMPARE(plot.graph(0)->name(), QString("cpu package 0 (measured)"));
+        // The outcome carries no summary here, so the trace is integrated: 20 W x 1 s.
+        QCOMPARE(plot.energyJoules(), 20.0);
+        QCOMPARE(plot.pointsPerJoule(), 5000.0 * m_iterations / 20.0);
+    }
+
+    void exportsEveryFormat()
+    {
+        QTemporaryDir dir;
+        ui::LatencyPlot plot;
+        plot.resize(640, 400);
+        plot.refresh(m_model);
+        for (const char* name : {"latency.png", "latency.pdf", "latency.svg"}) {
+            QString error;
+            QVERIFY2(plot.exportTo(dir.filePath(name), &error), qPrintable(error));
+            QVERIFY(QFile(dir.filePath(name)).size() > 500);
+        }
+        QFile svg(dir.filePath("latency.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+    }
+
+    void copiesDataAsCsv()
+    {
+        ui::EvolutionPlot plot;
+        plot.refresh(m_model);
+        plot.copyCsvToClipboard();
+        const QString text = QApplication::clipboard()->text();
+        QVERIFY(text.startsWith("iteration,round,k,inertia,size_0,"));
+        QCOMPARE(text.trimmed().split('\n').size(), m_iterations + 1);
+    }
+
+private:
+    ui::RunModel m_model;
+    int m_iterations = 0;
+};
+
+QTEST_MAIN(TestPlots)
+#include "test_plots.moc"

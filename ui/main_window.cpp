@@ -1,0 +1,218 @@
+#include "main_window.h"
+
+#include "error_banner.h"
+#include "panels/data_panel.h"
+#include "panels/engine_panel.h"
+#include "panels/topology_panel.h"
+#include "plots/clusters_plot.h"
+#include "plots/evolution_plot.h"
+#include "plots/latency_plot.h"
+#include "plots/power_plot.h"
+#include "run_status.h"
+
+#include "engine/data/dataset.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace clusterdesk::ui {
+namespace {
+
+// Screen rate: new iterations and samples are drawn at most this often.
+constexpr int kRedrawMs = 40;
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+{
+    setObjectName("mainWindow");
+    setWindowTitle(tr("ClusterDesk"));
+    setDockOptions(AnimatedDocks | AllowTabbedDocks);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_errors = new ErrorBanner(central);
+    m_tabs = new QTabWidget(central);
+    m_tabs->setObjectName("tabs");
+    layout->addWidget(m_errors);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    addTab(new ClustersPlot(m_tabs), tr("Clusters"));
+    addTab(new EvolutionPlot(m_tabs), tr("Evolution"));
+    addTab(new LatencyPlot(m_tabs), tr("Latency"));
+    addTab(new PowerPlot(m_tabs), tr("Power"));
+
+    m_dataPanel = new DataPanel(this);
+    m_enginePanel = new EnginePanel(this);
+    m_topologyPanel = new TopologyPanel(this);
+    addPanel(m_dataPanel, tr("Data"));
+    QDockWidget* engine = addPanel(m_enginePanel, tr("Engine"));
+    QDockWidget* topology = addPanel(m_topologyPanel, tr("Topology"));
+    tabifyDockWidget(engine, topology);
+    engine->raise();
+
+    m_status = new RunStatus(this);
+    statusBar()->addPermanentWidget(m_status, 1);
+    createActions();
+
+    // Every change of the model restarts nothing: the first one arms a single-shot
+    // timer, later ones within the same frame ride along.
+    m_redraw = new QTimer(this);
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(kRedrawMs);
+    connect(m_redraw, &QTimer::timeout, this, &MainWindow::refreshVisible);
+    connect(&m_model, &RunModel::changed, this, [this] {
+        if (!m_redraw->isActive()) m_redraw->start();
+    });
+    connect(&m_model, &RunModel::runFinished, this, &MainWindow::refreshAll);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshVisible);
+
+    resize(1280, 800);
+    restoreLayout();
+    setRunning(false);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addTab(QWidget* page, const QString& title)
+{
+    m_tabs->addTab(page, title);
+    if (auto* plot = qobject_cast<PlotView*>(page)) m_plots.push_back(plot);
+}
+
+QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(panel->objectName() + "Dock");  // saveState() finds docks by name
+    dock->setWidget(panel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(area, dock);
+    if (QMenu* view = menuBar()->findChild<QMenu*>("viewMenu")) view->addAction(dock->toggleViewAction());
+    return dock;
+}
+
+void MainWindow::createActions()
+{
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    m_run = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run"), this);
+    m_run->setObjectName("runAction");
+    m_run->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    m_run->setToolTip(tr("Cluster the loaded dataset with the Engine and Topology settings (Ctrl+R, F5)"));
+    connect(m_run, &QAction::triggered, this, &MainWindow::runRequested);
+    m_cancel = new QAction(QIcon::fromTheme("process-stop"), tr("&Cancel"), this);
+    m_cancel->setObjectName("cancelAction");
+    m_cancel->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_Period)});
+    m_cancel->setToolTip(tr("Stop the run after the current iteration (Esc)"));
+    connect(m_cancel, &QAction::triggered, this, &MainWindow::cancelRequested);
+    auto* quit = new QAction(tr("&Quit"), this);
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    runMenu->addAction(m_run);
+    runMenu->addAction(m_cancel);
+    runMenu->addSeparator();
+    runMenu->addAction(quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName("viewMenu");
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    QToolBar* toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName("runToolbar");
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(m_run);
+    toolbar->addAction(m_cancel);
+}
+
+void MainWindow::setDataset(std::shared_ptr<const Dataset> data)
+{
+    m_dataset = std::move(data);
+    if (!m_dataset) return;
+    setWindowTitle(tr("ClusterDesk - %1 (%2 x %3)")
+                       .arg(QString::fromStdString(m_dataset->source))
+                       .arg(m_dataset->rows)
+                       .arg(m_dataset->cols));
+    m_dataPanel->showDataset(m_dataset);
+    setRunning(m_running);
+}
+
+bool MainWindow::showTab(const QString& title)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabText(i).compare(title, Qt::CaseInsensitive) == 0) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList MainWindow::tabTitles() const
+{
+    QStringList titles;
+    for (int i = 0; i < m_tabs->count(); ++i) titles << m_tabs->tabText(i);
+    return titles;
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_errors->showMessage(message);
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::setRunning(bool running)
+{
+    m_running = running;
+    m_run->setEnabled(!running && m_dataset != nullptr);
+    m_cancel->setEnabled(running);
+    m_enginePanel->setEnabled(!running);
+    m_topologyPanel->setEnabled(!running);
+    m_dataPanel->setEnabled(!running);
+    if (running) m_status->startClock();
+}
+
+void MainWindow::refreshVisible()
+{
+    if (auto* plot = qobject_cast<PlotView*>(m_tabs->currentWidget())) plot->refresh(m_model);
+    m_status->refresh(m_model, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
+}
+
+void MainWindow::refreshAll()
+{
+    for (PlotView* plot : m_plots) plot->refresh(m_model);
+    m_status->refresh(m_model, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    emit closing();
+    saveLayout();
+    event->accept();
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+}
+
+}  // namespace clusterdesk::ui

@@ -1,0 +1,98 @@
+// The workstation window: docked panels (Data, Engine, Topology; movable, their layout
+// kept between sessions) around a central tab area of graphs, Run and Cancel in the
+// toolbar, run progress in the status bar. It never runs anything: it asks through
+// signals and draws what the RunModel holds, at most at screen rate.
+//
+// Adding a tab is addTab(widget, title); adding a panel is addPanel(widget, title):
+// a new file plus one line in the constructor.
+#pragma once
+
+#include "run_model.h"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QTabWidget;
+class QTimer;
+
+namespace clusterdesk {
+struct Dataset;
+}
+
+namespace clusterdesk::ui {
+
+class DataPanel;
+class EnginePanel;
+class ErrorBanner;
+class PlotView;
+class RunStatus;
+class TopologyPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void addTab(QWidget* page, const QString& title);
+    QDockWidget* addPanel(QWidget* panel, const QString& title, Qt::DockWidgetArea area = Qt::LeftDockWidgetArea);
+
+    RunModel& model() { return m_model; }
+    DataPanel& dataPanel() { return *m_dataPanel; }
+    EnginePanel& enginePanel() { return *m_enginePanel; }
+    TopologyPanel& topologyPanel() { return *m_topologyPanel; }
+    QTabWidget& tabs() { return *m_tabs; }
+    ErrorBanner& errorBanner() { return *m_errors; }
+    RunStatus& runStatus() { return *m_status; }
+    QAction* runAction() const { return m_run; }
+    QAction* cancelAction() const { return m_cancel; }
+
+    // The dataset the next run uses (shown in the title and the Data panel).
+    void setDataset(std::shared_ptr<const Dataset> data);
+    std::shared_ptr<const Dataset> dataset() const { return m_dataset; }
+    // Selects the tab with this title (case-insensitive); false when there is none.
+    bool showTab(const QString& title);
+    QStringList tabTitles() const;
+
+    // Redraws every graph now (screenshots, the end of a run).
+    void refreshAll();
+
+public slots:
+    void showError(const QString& message);
+    void setRunning(bool running);
+
+signals:
+    void runRequested();
+    void cancelRequested();
+    // The window is closing: a run in progress must stop.
+    void closing();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void refreshVisible();
+    void saveLayout();
+    void restoreLayout();
+
+    RunModel m_model;
+    std::shared_ptr<const Dataset> m_dataset;
+    QTabWidget* m_tabs = nullptr;
+    ErrorBanner* m_errors = nullptr;
+    RunStatus* m_status = nullptr;
+    DataPanel* m_dataPanel = nullptr;
+    EnginePanel* m_enginePanel = nullptr;
+    TopologyPanel* m_topologyPanel = nullptr;
+    std::vector<PlotView*> m_plots;
+    QTimer* m_redraw = nullptr;
+    QAction* m_run = nullptr;
+    QAction* m_cancel = nullptr;
+    bool m_running = false;
+};
+
+}  // namespace clusterdesk::ui

@@ -1,0 +1,218 @@
+#include "data_panel.h"
+
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace clusterdesk::ui {
+namespace {
+
+constexpr int kPreviewRows = 20;
+constexpr int kPreviewCols = 8;
+
+}  // namespace
+
+QString DataPanel::defaultDemoParameters(const QString& name)
+{
+    if (name == "market") return "assets=500,sectors=10,days=750,seed=7,window=0";
+    if (name == "blobs") return "n=10000,d=16,k=8,seed=7,spread=1.0";
+    return {};
+}
+
+DataPanel::DataPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName("dataPanel");
+    setAcceptDrops(true);
+    auto* layout = new QVBoxLayout(this);
+
+    auto* demoBox = new QGroupBox(tr("Demo"), this);
+    auto* demoForm = new QFormLayout(demoBox);
+    m_demo = new QComboBox(demoBox);
+    m_demo->setObjectName("demoName");
+    m_demo->addItems({"market", "blobs"});
+    m_demo->setToolTip(tr("market: daily prices of assets in planted sectors (a factor model with a regime switch), "
+                          "clustered by the correlation of their returns.\nblobs: Gaussian blobs, for scale."));
+    m_demoParameters = new QLineEdit(defaultDemoParameters("market"), demoBox);
+    m_demoParameters->setObjectName("demoParameters");
+    m_demoParameters->setToolTip(tr("key=value pairs, comma separated.\nmarket: assets, sectors, days, seed, window "
+                                    "(last N returns, 0 = all)\nblobs: n (rows), d (columns), k (blobs), seed, spread"));
+    m_generate = new QPushButton(tr("Generate"), demoBox);
+    m_generate->setObjectName("generateDemo");
+    demoForm->addRow(tr("Demo"), m_demo);
+    demoForm->addRow(tr("Parameters"), m_demoParameters);
+    demoForm->addRow(m_generate);
+    connect(m_demo, &QComboBox::currentTextChanged, this,
+            [this](const QString& name) { m_demoParameters->setText(defaultDemoParameters(name)); });
+    connect(m_generate, &QPushButton::clicked, this, [this] {
+        const QString parameters = m_demoParameters->text().trimmed();
+        emit demoRequested(parameters.isEmpty() ? m_demo->currentText() : m_demo->currentText() + ":" + parameters);
+    });
+    layout->addWidget(demoBox);
+
+    auto* fileBox = new QGroupBox(tr("File (or drop one here)"), this);
+    auto* fileLayout = new QVBoxLayout(fileBox);
+    m_open = new QPushButton(tr("Open file..."), fileBox);
+    m_open->setObjectName("openFile");
+    m_open->setToolTip(tr("CSV/TSV matrices, wide price files (date column, one column per asset), long tick files "
+                          "(timestamp,symbol,price[,size]) or NumPy .npy. The layout is detected from the content."));
+    connect(m_open, &QPushButton::clicked, this, &DataPanel::openDialog);
+    m_fileLabel = new QLabel(tr("No file chosen"), fileBox);
+    m_fileLabel->setWordWrap(true);
+    m_layoutLabel = new QLabel(fileBox);
+    m_layoutLabel->setObjectName("detectedLayout");
+    m_returnWindow = new QSpinBox(fileBox);
+    m_returnWindow->setRange(0, 100000);
+    m_returnWindow->setSpecialValueText(tr("all returns"));
+    m_returnWindow->setToolTip(tr("Prices and ticks: cluster on the last N log returns only (0 = all)."));
+    m_fileLines = new QPlainTextEdit(fileBox);
+    m_fileLines->setObjectName("filePreview");
+    m_fileLines->setReadOnly(true);
+    m_fileLines->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_fileLines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_fileLines->setMaximumHeight(64);
+    m_load = new QPushButton(tr("Load"), fileBox);
+    m_load->setObjectName("loadFile");
+    m_load->setEnabled(false);
+    connect(m_load, &QPushButton::clicked, this, [this] { emit loadRequested(m_previewPath, m_returnWindow->value()); });
+    auto* windowRow = new QHBoxLayout;
+    windowRow->addWidget(new QLabel(tr("Return window"), fileBox));
+    windowRow->addWidget(m_returnWindow, 1);
+    fileLayout->addWidget(m_open);
+    fileLayout->addWidget(m_fileLabel);
+    fileLayout->addWidget(m_layoutLabel);
+    fileLayout->addWidget(m_fileLines);
+    fileLayout->addLayout(windowRow);
+    fileLayout->addWidget(m_load);
+    layout->addWidget(fileBox);
+
+    auto* progressRow = new QHBoxLayout;
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName("loadProgress");
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    m_cancelLoad = new QPushButton(tr("Cancel"), this);
+    m_cancelLoad->setObjectName("cancelLoad");
+    m_cancelLoad->setVisible(false);
+    connect(m_cancelLoad, &QPushButton::clicked, this, &DataPanel::loadCancelRequested);
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancelLoad);
+    layout->addLayout(progressRow);
+
+    m_datasetLabel = new QLabel(tr("No dataset loaded"), this);
+    m_datasetLabel->setObjectName("datasetLabel");
+    m_datasetLabel->setWordWrap(true);
+    layout->addWidget(m_datasetLabel);
+    m_rows = new QTableWidget(this);
+    m_rows->setObjectName("datasetRows");
+    m_rows->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rows->horizontalHeader()->setDefaultSectionSize(70);
+    m_rows->verticalHeader()->setDefaultSectionSize(20);
+    layout->addWidget(m_rows, 1);
+}
+
+void DataPanel::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open data"), QString(),
+                                                      tr("Data (*.csv *.tsv *.txt *.npy);;All files (*)"));
+    if (!path.isEmpty()) chooseFile(path);
+}
+
+void DataPanel::chooseFile(const QString& path)
+{
+    m_previewPath = path;
+    m_fileLabel->setText(QFileInfo(path).fileName());
+    m_fileLabel->setToolTip(path);
+    m_layoutLabel->setText(tr("Reading..."));
+    m_fileLines->clear();
+    m_load->setEnabled(false);
+    emit previewRequested(path);
+}
+
+void DataPanel::showPreview(const FilePreview& preview)
+{
+    if (preview.path != m_previewPath) return;  // a newer file was chosen meanwhile
+    if (!preview.error.isEmpty()) {
+        m_layoutLabel->setText(tr("Cannot read: %1").arg(preview.error));
+        return;
+    }
+    m_layoutLabel->setText(tr("Detected layout: %1").arg(preview.layout));
+    m_fileLines->setPlainText(preview.firstLines.join('\n'));
+    m_load->setEnabled(true);
+}
+
+void DataPanel::setLoading(bool loading, bool cancellable)
+{
+    m_progress->setVisible(loading);
+    m_cancelLoad->setVisible(loading && cancellable);
+    m_progress->setRange(0, cancellable ? 1000 : 0);  // a demo has no progress to report: busy
+    m_progress->setValue(0);
+    m_load->setEnabled(!loading && !m_previewPath.isEmpty());
+    m_generate->setEnabled(!loading);
+    m_open->setEnabled(!loading);
+}
+
+void DataPanel::setLoadProgress(double fraction)
+{
+    m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
+}
+
+void DataPanel::showDataset(std::shared_ptr<const Dataset> data)
+{
+    if (!data) return;
+    m_datasetLabel->setText(tr("%1\n%2 rows x %3 columns, %4 layout%5")
+                                .arg(QString::fromStdString(data->source))
+                                .arg(data->rows)
+                                .arg(data->cols)
+                                .arg(QString::fromStdString(toString(data->layout)))
+                                .arg(data->hasTruth() ? tr(", with ground truth") : QString()));
+    const int rows = static_cast<int>(std::min<std::int64_t>(data->rows, kPreviewRows));
+    const int cols = static_cast<int>(std::min<std::int64_t>(data->cols, kPreviewCols));
+    m_rows->clear();
+    m_rows->setRowCount(rows);
+    m_rows->setColumnCount(cols);
+    QStringList headers;
+    for (int j = 0; j < cols; ++j)
+        headers << (static_cast<std::size_t>(j) < data->colNames.size() ? QString::fromStdString(data->colNames[static_cast<std::size_t>(j)])
+                                                                         : tr("col %1").arg(j + 1));
+    m_rows->setHorizontalHeaderLabels(headers);
+    QStringList rowNames;
+    for (int i = 0; i < rows; ++i) {
+        rowNames << (static_cast<std::size_t>(i) < data->rowNames.size() ? QString::fromStdString(data->rowNames[static_cast<std::size_t>(i)])
+                                                                         : QString::number(i + 1));
+        for (int j = 0; j < cols; ++j)
+            m_rows->setItem(i, j, new QTableWidgetItem(QString::number(data->row(i)[j], 'g', 5)));
+    }
+    m_rows->setVerticalHeaderLabels(rowNames);
+}
+
+void DataPanel::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void DataPanel::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) chooseFile(urls.front().toLocalFile());
+}
+
+}  // namespace clusterdesk::ui

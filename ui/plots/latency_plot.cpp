@@ -1,0 +1,122 @@
+#include "latency_plot.h"
+
+#include "../run_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clusterdesk::ui {
+namespace {
+
+QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& colour)
+{
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(QPen(colour.darker(140)));
+    bars->setBrush(colour);
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(0.8);
+    return bars;
+}
+
+// Nearest-rank percentile of sorted values.
+double percentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty()) return 0;
+    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+}  // namespace
+
+LatencyPlot::LatencyPlot(QWidget* parent)
+    : PlotView(parent)
+{
+    setObjectName("latencyPlot");
+    setTitle(tr("Time per iteration by phase"));
+    xAxis->setLabel(tr("iteration"));
+    yAxis->setLabel(tr("time (ms)"));
+    m_assign = makeBars(this, tr("assign (nearest centroid)"), QColor(70, 130, 180));
+    m_update = makeBars(this, tr("update (sums, centroids)"), QColor(240, 160, 60));
+    m_reduce = makeBars(this, tr("reduce (all-reduce)"), QColor(120, 180, 90));
+    m_update->moveAbove(m_assign);
+    m_reduce->moveAbove(m_update);
+    const char* names[3] = {"p50", "p95", "p99"};
+    const QColor colours[3] = {QColor(60, 60, 60), QColor(170, 60, 170), QColor(200, 30, 30)};
+    for (int i = 0; i < 3; ++i) {
+        m_lines[i] = new QCPItemStraightLine(this);
+        m_lines[i]->setPen(QPen(colours[i], 1.2, Qt::DashLine));
+        m_lines[i]->setVisible(false);
+        m_labels[i] = new QCPItemText(this);
+        m_labels[i]->setObjectName(names[i]);
+        m_labels[i]->setColor(colours[i]);
+        m_labels[i]->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        m_labels[i]->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        m_labels[i]->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        m_labels[i]->setVisible(false);
+    }
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+}
+
+void LatencyPlot::refresh(const RunModel& model)
+{
+    m_model = &model;
+    const auto& its = model.iterations();
+    const qsizetype n = static_cast<qsizetype>(its.size());
+    QVector<double> x(n), assign(n), update(n), reduce(n);
+    std::vector<double> totals(static_cast<std::size_t>(n));
+    for (qsizetype i = 0; i < n; ++i) {
+        const IterationStats& s = its[static_cast<std::size_t>(i)];
+        x[i] = s.iteration;
+        assign[i] = s.assignMs;
+        update[i] = s.updateMs;
+        reduce[i] = s.reduceMs;
+        totals[static_cast<std::size_t>(i)] = s.assignMs + s.updateMs + s.reduceMs;
+    }
+    m_assign->setData(x, assign, true);
+    m_update->setData(x, update, true);
+    m_reduce->setData(x, reduce, true);
+    m_rankReduce.update(its);
+
+    std::sort(totals.begin(), totals.end());
+    m_percentiles = {percentile(totals, 50), percentile(totals, 95), percentile(totals, 99)};
+    const double values[3] = {m_percentiles.p50, m_percentiles.p95, m_percentiles.p99};
+    const char* names[3] = {"p50", "p95", "p99"};
+    for (int i = 0; i < 3; ++i) {
+        m_lines[i]->point1->setCoords(0, values[i]);
+        m_lines[i]->point2->setCoords(1, values[i]);
+        m_lines[i]->setVisible(n > 0);
+        m_labels[i]->position->setCoords(0.99 - 0.12 * i, values[i]);
+        m_labels[i]->setText(QString("%1 %2 ms").arg(names[i]).arg(values[i], 0, 'f', 2));
+        m_labels[i]->setVisible(n > 0);
+    }
+    setTitle(n == 0 ? tr("Time per iteration by phase")
+                    : tr("Time per iteration by phase: p50 %1 ms, p95 %2 ms, p99 %3 ms over %4 iterations")
+                          .arg(m_percentiles.p50, 0, 'f', 2)
+                          .arg(m_percentiles.p95, 0, 'f', 2)
+                          .arg(m_percentiles.p99, 0, 'f', 2)
+                          .arg(n));
+    if (rescaleUnlessZoomed() && n > 0) {
+        xAxis->setRange(x.front() - 1, x.back() + 1);
+        yAxis->setRange(0, std::max(m_percentiles.p99, totals.back()) * 1.15);
+    }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString LatencyPlot::csv() const
+{
+    QString out = "iteration,round,assign_ms,update_ms,reduce_ms,total_ms" + m_rankReduce.csvHeader() + "\n";
+    if (!m_model) return out;
+    for (const IterationStats& s : m_model->iterations())
+        out += QString("%1,%2,%3,%4,%5,%6%7\n")
+                   .arg(s.iteration)
+                   .arg(s.round)
+                   .arg(s.assignMs, 0, 'g', 9)
+                   .arg(s.updateMs, 0, 'g', 9)
+                   .arg(s.reduceMs, 0, 'g', 9)
+                   .arg(s.assignMs + s.updateMs + s.reduceMs, 0, 'g', 9)
+                   .arg(m_rankReduce.csvValues(s));
+    return out;
+}
+
+}  // namespace clusterdesk::ui

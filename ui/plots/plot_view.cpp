@@ -1,0 +1,120 @@
+#include "plot_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSvgGenerator>
+
+namespace clusterdesk::ui {
+
+PlotView::PlotView(QWidget* parent)
+    : QCustomPlot(parent)
+{
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    legend->setFont(legendFont);
+    legend->setBrush(QColor(255, 255, 255, 220));
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, &PlotView::showContextMenu);
+    // A drag or wheel means the user chose a view: live updates stop rescaling until a
+    // double click asks for the whole data again.
+    connect(this, &QCustomPlot::mouseWheel, this, [this] { m_userZoomed = true; });
+    connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        if (event->button() == Qt::LeftButton) m_userZoomed = true;
+    });
+    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+        m_userZoomed = false;
+        rescaleAxes();
+        replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+void PlotView::placeLegendBelow(int columns)
+{
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(columns);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+void PlotView::setTitle(const QString& title)
+{
+    m_title->setText(title);
+}
+
+bool PlotView::rescaleUnlessZoomed()
+{
+    if (m_userZoomed) return false;
+    rescaleAxes();
+    return true;
+}
+
+bool PlotView::exportTo(const QString& path, QString* error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (suffix == "png") ok = savePng(path, 0, 0, 1.0, -1, 96);
+    else if (suffix == "pdf") ok = savePdf(path);
+    else if (suffix == "svg") ok = saveSvg(path);
+    else {
+        if (error) *error = tr("%1: unknown picture format '%2' (use .png, .pdf or .svg)").arg(path, suffix);
+        return false;
+    }
+    if (!ok && error) *error = tr("%1: cannot write the file").arg(path);
+    return ok;
+}
+
+void PlotView::copyCsvToClipboard() const
+{
+    QApplication::clipboard()->setText(csv());
+}
+
+bool PlotView::saveSvg(const QString& path)
+{
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size());
+    generator.setViewBox(rect());
+    generator.setTitle(m_title->text());
+    QCPPainter painter;
+    if (!painter.begin(&generator)) return false;
+    toPainter(&painter, width(), height());
+    return painter.end();
+}
+
+void PlotView::exportWithDialog(const QString& suffix, const QString& filter)
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), objectName() + "." + suffix, filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += "." + suffix;
+    QString error;
+    if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export graph"), error);
+}
+
+void PlotView::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG..."), this, [this] { exportWithDialog("png", tr("PNG image (*.png)")); });
+    menu.addAction(tr("Export PDF..."), this, [this] { exportWithDialog("pdf", tr("PDF document (*.pdf)")); });
+    menu.addAction(tr("Export SVG..."), this, [this] { exportWithDialog("svg", tr("SVG drawing (*.svg)")); });
+    menu.addSeparator();
+    menu.addAction(tr("Copy data as CSV"), this, &PlotView::copyCsvToClipboard);
+    menu.addAction(tr("Reset zoom"), this, [this] {
+        m_userZoomed = false;
+        rescaleAxes();
+        replot();
+    });
+    menu.exec(mapToGlobal(pos));
+}
+
+}  // namespace clusterdesk::ui

@@ -1,0 +1,49 @@
+// What every graph of the workstation shares: zoom and pan with the mouse, a legend,
+// and a context menu that exports the picture (PNG, PDF, SVG) or copies the plotted
+// numbers to the clipboard as CSV. A graph derives from it and says how to draw a
+// RunModel and how to write its data as CSV.
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <QString>
+
+namespace clusterdesk::ui {
+
+class RunModel;
+
+class PlotView : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit PlotView(QWidget* parent = nullptr);
+
+    // Redraws from the model (called at most at screen rate by the window).
+    virtual void refresh(const RunModel& model) = 0;
+    // The plotted numbers, one header line then one line per point.
+    virtual QString csv() const = 0;
+
+    // Export by file suffix: .png, .pdf or .svg. Returns false (and says why in error)
+    // when the file cannot be written.
+    bool exportTo(const QString& path, QString* error = nullptr);
+    void copyCsvToClipboard() const;
+
+protected:
+    // Moves the legend from inside the axes to a strip below them, `columns` per row:
+    // for graphs whose data fills the whole rectangle or whose legend is long.
+    void placeLegendBelow(int columns);
+    // Sets the title shown above the axes.
+    void setTitle(const QString& title);
+    // Zoom and pan back to the data after new points arrived, unless the user zoomed;
+    // true when it rescaled (so the caller may adjust the ranges further).
+    bool rescaleUnlessZoomed();
+
+private:
+    void showContextMenu(const QPoint& pos);
+    void exportWithDialog(const QString& suffix, const QString& filter);
+    bool saveSvg(const QString& path);
+
+    QCPTextElement* m_title = nullptr;
+    bool m_userZoomed = false;
+};
+
+}  // namespace clusterdesk::ui

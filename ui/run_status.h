@@ -1,0 +1,31 @@
+// The status bar's run progress: a bar, the iteration count and an ETA.
+#pragma once
+
+#include <QWidget>
+
+#include <chrono>
+
+class QLabel;
+class QProgressBar;
+
+namespace clusterdesk::ui {
+
+class RunModel;
+
+class RunStatus : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunStatus(QWidget* parent = nullptr);
+
+    // Called at screen rate with the model's state.
+    void refresh(const RunModel& model, bool adaptGrow);
+    void startClock();
+    QString text() const;
+
+private:
+    QProgressBar* m_bar = nullptr;
+    QLabel* m_label = nullptr;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+}  // namespace clusterdesk::ui
