@@ -5,6 +5,7 @@
 // with the window still usable, and the connection test answering for every rank.
 #include "gui_test_support.h"
 
+#include "engine/exec/topology.h"
 #include "kernels/backend_registry.h"
 #include "ui/error_banner.h"
 #include "ui/panels/engine_panel.h"
@@ -14,6 +15,7 @@
 #include "ui/plots/latency_plot.h"
 #include "ui/run_status.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -161,6 +163,13 @@ private slots:
         QCOMPARE(options.extraArgs, (std::vector<std::string>{"--mca", "btl", "self,tcp"}));
         QCOMPARE(options.workerPath, std::string("/opt/clusterdesk/bin/clusterdesk-worker"));
         QCOMPARE(editor.findChild<QLineEdit*>("poolExtraArgs")->text(), QString("--mca btl \"self,tcp\""));
+
+        // GPU ranks: the same pool, every rank on a GPU of its node; the choice is kept too.
+        editor.setGpuRanks(true);
+        QCOMPARE(editor.topologySpec(error), "pool:" + dir.filePath("again.hostfile") + ":cuda");
+        QCOMPARE(parseTopology(editor.topologySpec(error).toStdString()).shards.front(), std::string("cuda"));
+        QVERIFY(ui::PoolEditor().findChild<QCheckBox*>("poolGpuRanks")->isChecked());
+        editor.setGpuRanks(false);
 
         // What a user may type into the table: a bad row is named, never run.
         editor.setHosts({{"node-a", "2", "0"}, {"bad host", "1", "0"}});

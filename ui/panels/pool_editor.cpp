@@ -1,5 +1,6 @@
 #include "pool_editor.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -74,7 +75,8 @@ PoolEditor::PoolEditor(QWidget* parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->setMaximumHeight(110);
     m_table->setToolTip(tr("Each host runs as many ranks as it has slots. GPUs per host are recorded in the "
-                           "hostfile for reference; pool ranks currently cluster on their CPU."));
+                           "hostfile for reference; with \"Ranks use GPUs\" each rank takes one of its node's GPUs "
+                           "in turn."));
     layout->addWidget(m_table);
     auto* tableButtons = new QHBoxLayout;
     m_addHost = new QPushButton(tr("Add host"), this);
@@ -85,6 +87,13 @@ PoolEditor::PoolEditor(QWidget* parent)
     tableButtons->addWidget(m_removeHost);
     tableButtons->addStretch(1);
     layout->addLayout(tableButtons);
+
+    m_gpuRanks = new QCheckBox(tr("Ranks use GPUs (NCCL between them)"), this);
+    m_gpuRanks->setObjectName("poolGpuRanks");
+    m_gpuRanks->setToolTip(tr("Each rank clusters on a GPU of its node (its rank on the node modulo the node's GPUs) "
+                              "and the ranks exchange sums over NCCL, bootstrapped through MPI; a rank without a "
+                              "GPU fails the run with its reason. Unticked, ranks use their CPU and MPI."));
+    layout->addWidget(m_gpuRanks);
 
     auto* form = new QFormLayout;
     m_launcher = new QLineEdit("mpirun", this);
@@ -123,6 +132,7 @@ PoolEditor::PoolEditor(QWidget* parent)
         saveNow();
     });
     connect(m_ranks, &QSpinBox::valueChanged, this, saveNow);
+    connect(m_gpuRanks, &QCheckBox::toggled, this, saveNow);
     connect(m_table, &QTableWidget::itemChanged, this, saveNow);
     connect(m_launcher, &QLineEdit::editingFinished, this, saveNow);
     connect(m_extraArgs, &QLineEdit::editingFinished, this, saveNow);
@@ -172,6 +182,7 @@ void PoolEditor::load()
     m_launcher->setText(settings.value("launcher", "mpirun").toString());
     m_extraArgs->setText(settings.value("extraArgs").toString());
     m_worker->setText(settings.value("worker").toString());
+    m_gpuRanks->setChecked(settings.value("gpuRanks", false).toBool());
     const int rows = settings.beginReadArray("hosts");
     for (int i = 0; i < rows; ++i) {
         settings.setArrayIndex(i);
@@ -191,6 +202,7 @@ void PoolEditor::save() const
     settings.setValue("launcher", m_launcher->text());
     settings.setValue("extraArgs", m_extraArgs->text());
     settings.setValue("worker", m_worker->text());
+    settings.setValue("gpuRanks", m_gpuRanks->isChecked());
     settings.beginWriteArray("hosts", m_table->rowCount());
     for (int row = 0; row < m_table->rowCount(); ++row) {
         settings.setArrayIndex(row);
@@ -216,6 +228,12 @@ void PoolEditor::setHosts(const QList<QStringList>& rows)
 void PoolEditor::setUseHosts(bool hosts)
 {
     (hosts ? m_hosts : m_local)->setChecked(true);
+}
+
+void PoolEditor::setGpuRanks(bool gpus)
+{
+    m_gpuRanks->setChecked(gpus);
+    save();
 }
 
 void PoolEditor::setLauncher(const QString& launcher, const QString& extraArgs)
@@ -269,7 +287,8 @@ QString PoolEditor::hostfileText(QString& error) const
 QString PoolEditor::topologySpec(QString& error) const
 {
     error.clear();
-    if (!m_hosts->isChecked()) return QString("pool:%1").arg(m_ranks->value());
+    const QString backend = m_gpuRanks->isChecked() ? ":cuda" : "";
+    if (!m_hosts->isChecked()) return QString("pool:%1").arg(m_ranks->value()) + backend;
     const QString text = hostfileText(error);
     if (text.isEmpty()) return {};
     QDir().mkpath(QFileInfo(m_hostfilePath).absolutePath());
@@ -278,7 +297,7 @@ QString PoolEditor::topologySpec(QString& error) const
         error = tr("Cannot write the pool's hostfile %1: %2").arg(m_hostfilePath, file.errorString());
         return {};
     }
-    return "pool:" + QFileInfo(m_hostfilePath).absoluteFilePath();
+    return "pool:" + QFileInfo(m_hostfilePath).absoluteFilePath() + backend;
 }
 
 PoolOptions PoolEditor::options() const

@@ -1,7 +1,8 @@
 // Node-pool editor: where a pool run's MPI ranks go. Either N ranks on this machine
 // (pool:N) or a table of hosts (name, slots, GPUs) written as an OpenMPI hostfile
 // (pool:HOSTFILE, one rank per slot), plus the launcher (mpirun), its extra arguments
-// and the worker program the ranks start. Every field is kept in QSettings ("pool/...")
+// and the worker program the ranks start, and whether each rank clusters on a GPU of its
+// node (pool:...:cuda, the ranks joined by NCCL over MPI) or on its CPU. Every field is kept in QSettings ("pool/...")
 // as soon as it changes. "Test connection" asks (testConnectionRequested) for a trivial
 // job on the pool; showProbeResult() lists what each rank answered.
 #pragma once
@@ -12,6 +13,7 @@
 #include <QStringList>
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -35,7 +37,8 @@ public:
     // Where the hostfile is written (default: the application's data folder).
     void setHostfilePath(const QString& path) { m_hostfilePath = path; }
 
-    // "pool:N", or "pool:HOSTFILE" after writing the hosts to the hostfile. Empty, with
+    // "pool:N", or "pool:HOSTFILE" after writing the hosts to the hostfile, ending in
+    // ":cuda" when the ranks use GPUs. Empty, with
     // the reason in error, when the table has a bad row or the file cannot be written.
     QString topologySpec(QString& error) const;
     // The hostfile text for the table (OpenMPI: "name slots=N", GPUs as a comment).
@@ -48,6 +51,7 @@ public:
     void setLocalRanks(int ranks);
     void setHosts(const QList<QStringList>& rows);  // {name, slots, gpus} per row
     void setUseHosts(bool hosts);
+    void setGpuRanks(bool gpus);
     void setLauncher(const QString& launcher, const QString& extraArgs);
     void setWorker(const QString& path);
 
@@ -70,6 +74,7 @@ private:
     QTableWidget* m_table = nullptr;
     QPushButton* m_addHost = nullptr;
     QPushButton* m_removeHost = nullptr;
+    QCheckBox* m_gpuRanks = nullptr;
     QLineEdit* m_launcher = nullptr;
     QLineEdit* m_extraArgs = nullptr;
     QLineEdit* m_worker = nullptr;
