@@ -7,6 +7,7 @@
 #include "run_codec.h"
 #include "schema.h"
 #include "engine/core/sha256.h"
+#include "engine/exec/rank_timing_json.h"
 #include "sqlite_db.h"
 
 #include <nlohmann/json.hpp>
@@ -259,12 +260,13 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     update.run();
 
     Statement iteration(*m_db, "INSERT INTO iterations(run_id, seq, iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, "
-                               "rows_searched, sizes, event) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+                               "rows_searched, sizes, event, ranks) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     for (std::size_t i = 0; i < outcome.iterations.size(); ++i) {
         const IterationStats& s = outcome.iterations[i];
         iteration.bindAll(id, static_cast<std::int64_t>(i), s.iteration, s.round, s.k, s.inertia, s.assignMs, s.updateMs, s.reduceMs,
-                          s.rowsSearched, nlohmann::json(s.sizes).dump(), s.event);
+                          s.rowsSearched, nlohmann::json(s.sizes).dump(), s.event, rankTimingsToJson(s.ranks).dump());
         if (s.event.empty()) iteration.bindNull(12);
+        if (s.ranks.empty()) iteration.bindNull(13);
         iteration.run();
         iteration.reset();
     }
@@ -354,7 +356,7 @@ RunRecord RunStore::loadRun(const std::string& id) const
             record.dataset = {dataset.text(0), dataset.text(1), dataset.text(2) == "demo", dataset.text(3), dataset.text(4),
                               dataset.integer(5), dataset.integer(6), dataset.text(7)};
     }
-    Statement iterations(*m_db, "SELECT iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, rows_searched, sizes, event "
+    Statement iterations(*m_db, "SELECT iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, rows_searched, sizes, event, ranks "
                                 "FROM iterations WHERE run_id = ?1 ORDER BY seq");
     iterations.bindAll(id);
     while (iterations.step()) {
@@ -370,6 +372,10 @@ RunRecord RunStore::loadRun(const std::string& id) const
         const nlohmann::json sizes = nlohmann::json::parse(iterations.text(8), nullptr, false);
         if (sizes.is_array()) s.sizes = sizes.get<std::vector<std::int64_t>>();
         s.event = iterations.text(9);
+        if (!iterations.isNull(10)) {
+            const nlohmann::json ranks = nlohmann::json::parse(iterations.text(10), nullptr, false);
+            if (ranks.is_array()) s.ranks = rankTimingsFromJson(ranks);
+        }
         record.iterations.push_back(std::move(s));
     }
     Statement telemetry(*m_db, "SELECT seconds, device, watts, kind FROM telemetry WHERE run_id = ?1 ORDER BY seq");

@@ -1,7 +1,7 @@
 // The run store: every clustering run with its dataset, parameters, code version,
 // per-iteration statistics, power telemetry, final labels and centroids, and the
 // lineage between datasets, runs and reports, in one SQLite file (see store_path.h
-// for where it lives). The CLI writes it; the GUI's history and lineage views read it.
+// for where it lives). The CLI and the window write it; the window's history and lineage views read it.
 //
 // Life of a run: beginRun() inserts it as `running` (with its dataset and input
 // edges) before the clustering starts; finishRun() writes everything it produced and
@@ -166,7 +166,7 @@ class Database;
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 3;  // PRAGMA user_version; migrations in schema.cpp
+    static constexpr int kSchemaVersion = 4;  // PRAGMA user_version; migrations in schema.cpp
 
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.

@@ -108,6 +108,12 @@ constexpr const char* kSchemaV3 = R"sql(
 ALTER TABLE artifacts ADD COLUMN compression TEXT;
 )sql";
 
+// Every rank's phase latencies per iteration (JSON, NULL for one-shard runs). Nullable,
+// so records chained before it keep their hashes (run_chain.h leaves NULL columns out).
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE iterations ADD COLUMN ranks TEXT;
+)sql";
+
 void toV1(Database& db)
 {
     db.exec(kSchemaV1);
@@ -128,8 +134,13 @@ void toV3(Database& db)
     db.exec(kSchemaV3);
 }
 
+void toV4(Database& db)
+{
+    db.exec(kSchemaV4);
+}
+
 using Migration = void (*)(Database&);
-constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3};  // kMigrations[v] takes v to v + 1
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4};  // kMigrations[v] takes v to v + 1
 
 int userVersion(Database& db)
 {

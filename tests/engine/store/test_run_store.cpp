@@ -81,6 +81,7 @@ RunOutcome outcome()
     second.iteration = 2;
     second.inertia = 1.25;
     second.event = "converged";
+    second.ranks = {{0.25, 0.5, 1.0}, {0.3, 0.4, 0.125}};  // a two-shard iteration
     o.iterations = {first, second};
     o.telemetry = {{0.0, "cpu package 0", 10.5, "estimated"}, {0.1, "cpu package 0", 11.0, "estimated"}};
     o.k = 2;
@@ -159,7 +160,7 @@ private slots:
         QCOMPARE(queryText(path, "PRAGMA user_version"), QString("2"));
 
         RunStore runStore(path.toStdString());
-        QCOMPARE(runStore.schemaVersion(), 3);
+        QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
         // The killed run belongs to another host: its process table cannot be seen from
         // here, so it is never marked interrupted.
         QCOMPARE(runStore.interruptedOnOpen(), 0);
@@ -190,6 +191,38 @@ private slots:
         report = runStore.verify();
         QVERIFY2(report.ok, report.problem.c_str());
         QCOMPARE(report.records, std::int64_t(5));
+    }
+
+    void migratesAVersion3File()
+    {
+        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v3.sql");
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QString path = file("v3.sqlite");
+        execSql(path, fixture.readAll());
+        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("3"));
+
+        RunStore runStore(path.toStdString());
+        QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
+        RunFilter oldestFirst;
+        oldestFirst.descending = false;
+        const std::vector<RunInfo> runs = runStore.listRuns(oldestFirst);
+        QCOMPARE(runs.size(), std::size_t(3));
+        QCOMPARE(runs[2].topology, std::string("pool:2"));
+        const RunRecord exact = runStore.loadRun(runs[0].id);
+        QCOMPARE(exact.labels.size(), std::size_t(12));
+        QVERIFY(!exact.iterations.empty());
+        QVERIFY(exact.iterations[0].ranks.empty());  // v3 kept no per-rank timings
+        VerifyReport report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(3));
+
+        // A new run keeps its ranks' timings and continues the chain.
+        const std::string id = runStore.beginRun(newRun());
+        runStore.finishRun(id, outcome());
+        QCOMPARE(runStore.loadRun(id).iterations[1].ranks.size(), std::size_t(2));
+        report = runStore.verify();
+        QVERIFY2(report.ok, report.problem.c_str());
+        QCOMPARE(report.records, std::int64_t(4));
     }
 
     void refusesAFileFromANewerSchema()
@@ -239,6 +272,10 @@ private slots:
         QCOMPARE(r.iterations[1].event, std::string("converged"));
         QCOMPARE(r.iterations[0].sizes, (std::vector<std::int64_t>{3, 3}));
         QCOMPARE(r.iterations[0].assignMs, 0.25);
+        QVERIFY(r.iterations[0].ranks.empty());
+        QCOMPARE(r.iterations[1].ranks.size(), std::size_t(2));
+        QCOMPARE(r.iterations[1].ranks[1].updateMs, 0.4);
+        QCOMPARE(r.iterations[1].ranks[1].reduceMs, 0.125);
         QCOMPARE(r.telemetry.size(), std::size_t(2));
         QCOMPARE(r.telemetry[1].watts, 11.0);
         QCOMPARE(r.labels, outcome().labels);
