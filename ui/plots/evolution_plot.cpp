@@ -16,6 +16,7 @@ EvolutionPlot::EvolutionPlot(QWidget* parent)
     setObjectName("evolutionPlot");
     setTitle(tr("Cluster sizes per iteration"));
     xAxis->setLabel(tr("iteration"));
+    useWholeNumberTicks(xAxis);
     yAxis->setLabel(tr("rows per cluster (stacked)"));
     yAxis2->setVisible(true);
     yAxis2->setLabel(tr("k (clusters)"));

@@ -35,6 +35,7 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     setObjectName("latencyPlot");
     setTitle(tr("Time per iteration by phase"));
     xAxis->setLabel(tr("iteration"));
+    useWholeNumberTicks(xAxis);
     yAxis->setLabel(tr("time (ms)"));
     m_assign = makeBars(this, tr("assign (nearest centroid)"), QColor(70, 130, 180));
     m_update = makeBars(this, tr("update (sums, centroids)"), QColor(240, 160, 60));

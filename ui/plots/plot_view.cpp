@@ -47,6 +47,14 @@ void PlotView::placeLegendBelow(int columns)
     legend->setMargins(QMargins(4, 2, 4, 2));
 }
 
+void PlotView::useWholeNumberTicks(QCPAxis* axis)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    axis->setTicker(ticker);
+}
+
 void PlotView::setTitle(const QString& title)
 {
     m_title->setText(title);

@@ -1,6 +1,7 @@
 #include "rank_reduce_axes.h"
 
 #include "cluster_palette.h"
+#include "plot_view.h"
 
 #include <qcustomplot.h>
 
@@ -46,6 +47,7 @@ void RankReduceAxes::setRanks(int ranks)
         QCPAxis* x = m_rect->axis(QCPAxis::atBottom);
         QCPAxis* y = m_rect->axis(QCPAxis::atLeft);
         x->setLabel(QObject::tr("iteration"));
+        PlotView::useWholeNumberTicks(x);
         y->setLabel(QObject::tr("reduce per rank (ms)"));
         x->setRange(main->axis(QCPAxis::atBottom)->range());
         QObject::connect(main->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), x,
