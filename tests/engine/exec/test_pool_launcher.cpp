@@ -221,10 +221,16 @@ private slots:
         KMeansParams params;
         params.k = 6;
         const RunReport host = runClustering(data, params, parseTopology("host"), 2);
-        const RunReport pool = runPool(data, params, parseTopology("pool:3"), 2, {}, workerOptions());
-        const double ari = adjustedRandIndex(pool.result.labels, host.result.labels);
-        qInfo("fast mode, pool:3 vs host: ARI %.6f", ari);
-        QVERIFY2(ari >= 0.999, qPrintable(QString::number(ari)));
+        // Every topology of the issue against the host run: shards:4 in threads, and 2, 3
+        // and 4 MPI ranks.
+        for (const char* spec : {"shards:4", "pool:2", "pool:3", "pool:4"}) {
+            const Topology topology = parseTopology(spec);
+            const RunReport other = topology.pool ? runPool(data, params, topology, 2, {}, workerOptions())
+                                                  : runClustering(data, params, topology, 2);
+            const double ari = adjustedRandIndex(other.result.labels, host.result.labels);
+            qInfo("fast mode, %s vs host: ARI %.6f", spec, ari);
+            QVERIFY2(ari >= 0.999, qPrintable(QString("%1: %2").arg(spec).arg(ari)));
+        }
     }
 
     void killedRankFailsCleanly()
