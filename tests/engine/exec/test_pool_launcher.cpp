@@ -159,6 +159,10 @@ private slots:
         params.k = 5;
         params.mode = kernels::Mode::Exact;
         const RunReport host = runClustering(data, params, parseTopology("host"), 2);
+        // Shards in threads give the same bits too: the reference every topology meets.
+        const RunReport shards = runClustering(data, params, parseTopology("shards:4"), 2);
+        QVERIFY(shards.result.labels == host.result.labels);
+        QVERIFY(shards.result.centroids == host.result.centroids);
         int callbacks = 0;
         RunControl control;
         control.onIteration = [&](const IterationStats& s) {
