@@ -3,6 +3,8 @@
 #pragma once
 
 #include "app/gui/workstation.h"
+#include "ui/main_window.h"
+#include "ui/panels/engine_panel.h"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -37,6 +39,20 @@ inline bool loadDemo(Workstation& station, const QString& spec, int timeoutMs = 
     for (int waited = 0; ready.isEmpty() && failed.isEmpty() && waited < timeoutMs; waited += 50) QTest::qWait(50);
     if (!failed.isEmpty()) qWarning("demo %s failed: %s", qPrintable(spec), qPrintable(failed.front().front().toString()));
     return !ready.isEmpty();
+}
+
+// Loads `demo` (overlapping blobs) and sets k-means with k clusters, no tolerance and no
+// practical iteration limit: a run that goes on until it is cancelled.
+inline bool prepareEndlessRun(Workstation& station, const QString& demo, int k)
+{
+    if (!loadDemo(station, demo)) return false;
+    KMeansParams params;
+    params.algorithm = Algorithm::KMeans;
+    params.k = k;
+    params.tolerance = 0;
+    params.maxIterations = 100000;
+    station.window().enginePanel().setParams(params);
+    return true;
 }
 
 // Starts a run with the window's Run action and waits for its outcome.

@@ -235,14 +235,7 @@ private slots:
 
     void cancelledRunIsRecordedCancelled()
     {
-        // Overlapping blobs and no tolerance: Lloyd would go on for a long time.
-        QVERIFY(test::loadDemo(*m_station, "blobs:n=200000,d=8,k=64,spread=4"));
-        KMeansParams params;
-        params.algorithm = Algorithm::KMeans;
-        params.k = 64;
-        params.tolerance = 0;
-        params.maxIterations = 100000;
-        m_station->window().enginePanel().setParams(params);
+        QVERIFY(test::prepareEndlessRun(*m_station, "blobs:n=200000,d=8,k=64,spread=4", 64));
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
         QVERIFY(waitRefreshed([&] {
             m_station->window().runAction()->trigger();

@@ -344,14 +344,7 @@ private:
     // A pool:2 run that would go on for a long time, once it has done two iterations.
     static void startLongPoolRun(Workstation& station)
     {
-        // Overlapping blobs and no tolerance: Lloyd would go on for a long time.
-        QVERIFY(test::loadDemo(station, "blobs:n=100000,d=8,k=32,spread=4"));
-        KMeansParams params;
-        params.algorithm = Algorithm::KMeans;
-        params.k = 32;
-        params.tolerance = 0;
-        params.maxIterations = 100000;
-        station.window().enginePanel().setParams(params);
+        QVERIFY(test::prepareEndlessRun(station, "blobs:n=100000,d=8,k=32,spread=4", 32));
         choosePool(station, 2);
         station.window().runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 2, 60000);

@@ -114,14 +114,7 @@ private slots:
     {
         Workstation station;
         station.window().show();
-        // Overlapping blobs and no tolerance: Lloyd would go on for a long time.
-        QVERIFY(test::loadDemo(station, "blobs:n=200000,d=8,k=64,spread=4"));
-        KMeansParams params;
-        params.algorithm = Algorithm::KMeans;
-        params.k = 64;
-        params.tolerance = 0;
-        params.maxIterations = 100000;
-        station.window().enginePanel().setParams(params);
+        QVERIFY(test::prepareEndlessRun(station, "blobs:n=200000,d=8,k=64,spread=4", 64));
         QSignalSpy finished(&station, &Workstation::runFinished);
         station.window().runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 2, 60000);
@@ -233,13 +226,7 @@ private slots:
         {
             Workstation station;
             station.window().show();
-            QVERIFY(test::loadDemo(station, "blobs:n=200000,d=8,k=64,spread=4"));
-            KMeansParams params;
-            params.algorithm = Algorithm::KMeans;
-            params.k = 64;
-            params.tolerance = 0;
-            params.maxIterations = 100000;
-            station.window().enginePanel().setParams(params);
+            QVERIFY(test::prepareEndlessRun(station, "blobs:n=200000,d=8,k=64,spread=4", 64));
             station.window().runAction()->trigger();
             QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 1, 60000);
             closing.start();
