@@ -91,6 +91,15 @@ RunOutcome outcome()
     return o;
 }
 
+// Makes `path` a database as schema version `version` wrote it, from its fixture file.
+void loadFixture(int version, const QString& path)
+{
+    QFile fixture(QString(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v%1.sql").arg(version));
+    QVERIFY2(fixture.open(QIODevice::ReadOnly), qPrintable(fixture.fileName()));
+    execSql(path, fixture.readAll());
+    QCOMPARE(queryText(path, "PRAGMA user_version"), QString::number(version));
+}
+
 }  // namespace
 
 class TestRunStore : public QObject {
@@ -117,11 +126,9 @@ private slots:
 
     void migratesAVersion1File()
     {
-        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v1.sql");
-        QVERIFY(fixture.open(QIODevice::ReadOnly));
         const QString path = file("v1.sqlite");
-        execSql(path, fixture.readAll());
-        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("1"));
+        loadFixture(1, path);
+        if (QTest::currentTestFailed()) return;
 
         RunStore runStore(path.toStdString());
         QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
@@ -153,11 +160,9 @@ private slots:
 
     void migratesAVersion2File()
     {
-        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v2.sql");
-        QVERIFY(fixture.open(QIODevice::ReadOnly));
         const QString path = file("v2.sqlite");
-        execSql(path, fixture.readAll());
-        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("2"));
+        loadFixture(2, path);
+        if (QTest::currentTestFailed()) return;
 
         RunStore runStore(path.toStdString());
         QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
@@ -195,11 +200,9 @@ private slots:
 
     void migratesAVersion3File()
     {
-        QFile fixture(CLUSTERDESK_SOURCE_DIR "/tests/engine/store/fixtures/schema_v3.sql");
-        QVERIFY(fixture.open(QIODevice::ReadOnly));
         const QString path = file("v3.sqlite");
-        execSql(path, fixture.readAll());
-        QCOMPARE(queryText(path, "PRAGMA user_version"), QString("3"));
+        loadFixture(3, path);
+        if (QTest::currentTestFailed()) return;
 
         RunStore runStore(path.toStdString());
         QCOMPARE(runStore.schemaVersion(), RunStore::kSchemaVersion);
