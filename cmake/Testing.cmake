@@ -9,6 +9,10 @@ function(clusterdesk_add_test name)
   target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
   target_compile_definitions(${name} PRIVATE CLUSTERDESK_BIN_DIR="${CMAKE_BINARY_DIR}/bin"
                                              CLUSTERDESK_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  if(CLUSTERDESK_TEST_HOOKS)
+    target_compile_definitions(${name} PRIVATE CLUSTERDESK_TEST_HOOKS)  # tests/test_hooks_guard.h
+  endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_FONT_DPI=96;OMP_NUM_THREADS=2;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/test-home/share;CLUSTERDESK_DB=${CMAKE_BINARY_DIR}/test-home/runs.sqlite"

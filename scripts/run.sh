@@ -5,5 +5,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" -DCLUSTERDESK_TEST_HOOKS=OFF  # a production build: test hooks are not honoured
 exec "$root/build/bin/clusterdesk" "$@"

@@ -2,6 +2,7 @@
 
 #include "heartbeat.h"
 #include "engine/core/error.h"
+#include "engine/core/test_hooks.h"
 #include "engine/exec/mpi_communicator.h"
 #include "engine/exec/nccl_communicator.h"
 #include "engine/exec/pool_job.h"
@@ -154,13 +155,13 @@ void onCancelSignal(int)
     g_cancel = true;
 }
 
-// Test hook, honoured only here: CLUSTERDESK_WORKER_TEST_HANG=RANK:COLLECTIVES:MODE makes
+// Test hook (honoured only by builds with CLUSTERDESK_TEST_HOOKS): CLUSTERDESK_WORKER_TEST_HANG=RANK:COLLECTIVES:MODE makes
 // rank RANK hang, without dying, once it has completed COLLECTIVES collectives: MODE
 // "stop" freezes the whole process (SIGSTOP: heartbeats stop too), "sleep" blocks only
 // the run (heartbeats go on, progress stops). The launcher's watchdog must catch both.
 void installHangHook(ProgressCommunicator& comm)
 {
-    const char* spec = std::getenv("CLUSTERDESK_WORKER_TEST_HANG");
+    const char* spec = test_hooks::variable("CLUSTERDESK_WORKER_TEST_HANG");
     int rank = -1;
     unsigned long long after = 0;
     char mode[16] = {};

@@ -2,6 +2,8 @@
 
 #include "init.h"
 
+#include "engine/core/test_hooks.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -41,7 +43,8 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
     LloydOutcome outcome;
     double previous = std::numeric_limits<double>::infinity();
     kernels::PartialSums partial;
-    for (int it = 0; it < m_params.maxIterations; ++it) {
+    const bool endless = test_hooks::endlessRuns();
+    for (int it = 0; endless || it < m_params.maxIterations; ++it) {
         IterationStats stats;
         stats.round = round;
         stats.k = k;
@@ -84,7 +87,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
         const double inertia = m_result.history.back().inertia;
         const double change = std::fabs(previous - inertia);
         // A re-seeded centroid is a bare row, not yet a mean: never stop right after one.
-        if (!reseeded && change <= m_params.tolerance * std::max(inertia, 1e-300)) {
+        if (!endless && !reseeded && change <= m_params.tolerance * std::max(inertia, 1e-300)) {
             outcome.converged = true;
             break;
         }

@@ -5,6 +5,7 @@
 #include "app/gui/workstation.h"
 #include "ui/main_window.h"
 #include "ui/panels/engine_panel.h"
+#include "test_hooks_guard.h"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -41,16 +42,14 @@ inline bool loadDemo(Workstation& station, const QString& spec, int timeoutMs = 
     return !ready.isEmpty();
 }
 
-// Loads `demo` (overlapping blobs) and sets k-means with k clusters, no tolerance and no
-// practical iteration limit: a run that goes on until it is cancelled.
+// Loads `demo` (overlapping blobs) and sets k-means with k clusters. The caller holds a
+// testhooks::EndlessRuns (tests/test_hooks_guard.h), so the run goes on until it is cancelled.
 inline bool prepareEndlessRun(Workstation& station, const QString& demo, int k)
 {
     if (!loadDemo(station, demo)) return false;
     KMeansParams params;
     params.algorithm = Algorithm::KMeans;
     params.k = k;
-    params.tolerance = 0;
-    params.maxIterations = 100000;
     station.window().enginePanel().setParams(params);
     return true;
 }

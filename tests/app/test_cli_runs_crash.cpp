@@ -4,6 +4,7 @@
 // `runs verify`, hold every run that finished, and show each killed run that had
 // started as failed (interrupted) after the next start. About 10 s on 2 cores.
 #include "cli_runner.h"
+#include "test_hooks_guard.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -44,14 +45,17 @@ class TestCliRunsCrash : public QObject {
 private slots:
     void killedRunsLeaveAnHonestDatabase()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
         QTemporaryDir dir;
         const QString db = dir.filePath("runs.sqlite");
         QStringList finished;
         QSet<QString> killedWhileRunning;
         QStringList lastKilled;  // killed in the last round: no start since
-        // A second or two of Lloyd iterations on one thread.
-        const QStringList longRun = {"run", "--demo", "blobs:n=500000,d=16,k=32,spread=4", "--k", "32", "--tol", "0",
-                                     "--max-iter", "400", "--threads", "1", "--db", db};
+        // Lloyd iterations on one thread that go on until the kill (the endless-run hook,
+        // set for the victim alone: the short runs between kills must end).
+        const QStringList longRun = {"run", "--demo", "blobs:n=500000,d=16,k=32,spread=4", "--k", "32", "--threads", "1", "--db", db};
+        QProcessEnvironment endless = QProcessEnvironment::systemEnvironment();
+        endless.insert("CLUSTERDESK_TEST_ENDLESS_RUN", "1");
         for (int round = 0; round < 6; ++round) {
             const CliResult ok = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--threads", "1", "--db", db});
             QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
@@ -60,6 +64,7 @@ private slots:
             const QStringList existing = column(db, "SELECT id FROM runs");
             const QSet<QString> before(existing.begin(), existing.end());
             QProcess victim;
+            victim.setProcessEnvironment(endless);
             victim.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), longRun);
             QVERIFY(victim.waitForStarted());
             if (round % 2 == 0) {

@@ -235,6 +235,8 @@ private slots:
 
     void cancelledRunIsRecordedCancelled()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const testhooks::EndlessRuns endless;
         QVERIFY(test::prepareEndlessRun(*m_station, "blobs:n=200000,d=8,k=64,spread=4", 64));
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
         QVERIFY(waitRefreshed([&] {

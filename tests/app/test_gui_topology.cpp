@@ -28,6 +28,7 @@
 #include <QUuid>
 
 #include <signal.h>
+#include <optional>
 
 using namespace clusterdesk;
 using namespace clusterdesk::gui;
@@ -243,6 +244,8 @@ private slots:
     void cancellingAPoolRunStopsEveryRank()
     {
         if (const char* why = noMpi()) QSKIP(why);
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const testhooks::EndlessRuns endless;
         Workstation station;
         station.window().show();
         startLongPoolRun(station);
@@ -263,6 +266,8 @@ private slots:
     void aRankThatDiesIsReportedAndTheWindowStaysUsable()
     {
         if (const char* why = noMpi()) QSKIP(why);
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        std::optional<testhooks::EndlessRuns> endless{std::in_place};
         Workstation station;
         station.window().show();
         startLongPoolRun(station);
@@ -280,7 +285,8 @@ private slots:
         QVERIFY2(station.window().errorBanner().message().contains("rank 1"), qPrintable(station.window().errorBanner().message()));
         QCOMPARE(processesWith(m_token), 0);
 
-        // Usable: a small job on the same pool runs.
+        // Usable: a small, ordinary job on the same pool runs.
+        endless.reset();
         QVERIFY(test::loadDemo(station, "blobs:n=3000,d=4,k=3"));
         KMeansParams params;
         params.algorithm = Algorithm::KMeans;
@@ -341,7 +347,7 @@ private:
         return nullptr;
     }
 
-    // A pool:2 run that would go on for a long time, once it has done two iterations.
+    // A pool:2 run that goes on until cancelled (under testhooks::EndlessRuns), once it has done two iterations.
     static void startLongPoolRun(Workstation& station)
     {
         QVERIFY(test::prepareEndlessRun(station, "blobs:n=100000,d=8,k=32,spread=4", 32));

@@ -112,6 +112,8 @@ private slots:
 
     void cancelStopsWithinAnIteration()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const testhooks::EndlessRuns endless;
         Workstation station;
         station.window().show();
         QVERIFY(test::prepareEndlessRun(station, "blobs:n=200000,d=8,k=64,spread=4", 64));
@@ -222,6 +224,8 @@ private slots:
 
     void closingDuringRunCancelsIt()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const testhooks::EndlessRuns endless;
         QElapsedTimer closing;
         {
             Workstation station;

@@ -8,6 +8,7 @@
 #include "engine/data/load.h"
 #include "engine/exec/pool_launcher.h"
 #include "engine/exec/run_clustering.h"
+#include "test_hooks_guard.h"
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 using namespace clusterdesk;
@@ -239,11 +241,11 @@ private slots:
 
     void killedRankFailsCleanly()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        std::optional<clusterdesk::testhooks::EndlessRuns> endless{std::in_place};  // the run lasts until the rank dies
         const Dataset data = makeDemo("blobs:n=100000,d=16,k=8,spread=3");
         KMeansParams params;
         params.k = 64;
-        params.tolerance = 0;
-        params.maxIterations = 1000;
         std::vector<pid_t> ranks;
         pid_t victim = 0;
         QElapsedTimer sinceKill;
@@ -274,7 +276,8 @@ private slots:
         for (pid_t pid : ranks) QVERIFY2(!alive(pid), qPrintable(QString("rank process %1 is still alive").arg(pid)));
         QVERIFY(myWorkers().empty());
 
-        // The next run works.
+        // The next run (an ordinary one) works.
+        endless.reset();
         const Dataset small = makeDemo("blobs:n=3000,d=4,k=3,seed=2");
         KMeansParams quick;
         quick.k = 3;
@@ -284,13 +287,13 @@ private slots:
 
     void cancelReturnsThePartialResult()
     {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const clusterdesk::testhooks::EndlessRuns endless;  // the run lasts until the cancel
         // As in a local run: the ranks stop after the current iteration and rank 0's
         // partial result comes back, marked cancelled; no process is left.
         const Dataset data = makeDemo("blobs:n=100000,d=16,k=8,spread=3");
         KMeansParams params;
         params.k = 64;
-        params.tolerance = 0;
-        params.maxIterations = 1000;
         std::atomic<bool> cancel{false};
         std::vector<pid_t> ranks;
         RunControl control;
@@ -325,14 +328,14 @@ private slots:
         // The worker's test hook makes rank 1 hang without dying after 40 collectives
         // (a few iterations in); the watchdog must end the run naming rank 1, in bounded
         // time, with every process gone.
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
         QFETCH(QString, mode);
+        const clusterdesk::testhooks::EndlessRuns endless;  // the run reaches the hang on any machine
         const Dataset data = makeDemo("blobs:n=100000,d=16,k=8,spread=3");
         KMeansParams params;
         params.k = 64;
         params.init = InitMethod::Given;  // few collectives before the iterations
         params.initialCentroids.assign(data.values.begin(), data.values.begin() + 64 * 16);
-        params.tolerance = 0;
-        params.maxIterations = 1000;
         PoolOptions options = workerOptions();
         options.silenceSeconds = 3;
         options.stallSeconds = mode == "sleep" ? 3 : 60;
