@@ -21,6 +21,9 @@ int exitCodeOf(const std::function<int()>& body)
     } catch (const Cancelled& e) {
         std::cerr << "clusterdesk-cli: cancelled: " << e.what() << '\n';
         return kExitCancelled;
+    } catch (const OutputError& e) {
+        std::cerr << "clusterdesk-cli: " << e.what() << '\n';
+        return kExitOutput;
     } catch (const store::StoreError& e) {
         std::cerr << "clusterdesk-cli: run store error: " << e.what() << '\n';
         return kExitEngine;

@@ -11,6 +11,7 @@ inline constexpr int kExitCheckFailed = 1;  // runs verify found an edit, runs r
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitData = 3;
 inline constexpr int kExitEngine = 4;       // engine, device or run store error
+inline constexpr int kExitOutput = 5;       // an output file could not be written (it keeps what it held)
 inline constexpr int kExitCancelled = 130;
 
 // Runs body; an exception becomes "clusterdesk-cli: ..." on stderr and its exit code.

@@ -112,7 +112,8 @@ The store is $CLUSTERDESK_DB if set, else $XDG_DATA_HOME/clusterdesk/runs.sqlite
 else ~/.local/share/clusterdesk/runs.sqlite; the GUI uses the same file.
 
 Exit codes: 0 success, 1 a check failed (runs verify, runs rerun), 2 usage error,
-3 bad input data, 4 engine, device or run store error, 130 cancelled (Ctrl-C).
+3 bad input data, 4 engine, device or run store error, 5 an output file could not be
+written (it keeps what it held), 130 cancelled (Ctrl-C).
 )";
 }
 

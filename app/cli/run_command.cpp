@@ -4,6 +4,7 @@
 #include "cli_options.h"
 
 #include "engine/core/error.h"
+#include "engine/core/output_file.h"
 #include "engine/data/demo.h"
 #include "engine/data/load.h"
 #include "engine/exec/run_clustering.h"
@@ -43,14 +44,7 @@ double peakRssMiB()
     return 0;
 }
 
-std::ofstream openOutput(const std::string& path)
-{
-    std::ofstream out(path);
-    if (!out) throw UsageError("cannot write " + path);
-    return out;
-}
-
-void writeLabels(std::ofstream& out, const std::string& path, const std::vector<std::int32_t>& labels)
+std::string labelsText(const std::vector<std::int32_t>& labels)
 {
     std::string text;
     text.reserve(labels.size() * 3);
@@ -58,14 +52,7 @@ void writeLabels(std::ofstream& out, const std::string& path, const std::vector<
         text += std::to_string(label);
         text += '\n';
     }
-    out << text;
-    if (!out) throw UsageError("cannot write " + path);
-}
-
-void writeCentroids(std::ofstream& out, const std::string& path, const ClusterResult& result)
-{
-    out << centroidsText(result.centroids, result.k, result.cols);
-    if (!out) throw UsageError("cannot write " + path);
+    return text;
 }
 
 // --init-centroids: a matrix file with one centroid per row; sets k (k0 for AdaptGrow)
@@ -105,18 +92,28 @@ store::LineageEdge warmStart(RunOptions& options, std::int64_t cols)
     return {"run", from.info.id, "run", "", "warm_start", ""};
 }
 
-// Output files are created before the run, so a bad path fails in a second, not
-// after an hour of clustering.
-struct Outputs {
-    std::optional<std::ofstream> json, labels, centroids;
-
-    explicit Outputs(const RunOptions& o)
-    {
-        if (!o.jsonPath.empty() && o.jsonPath != "-") json = openOutput(o.jsonPath);
-        if (!o.labelsPath.empty()) labels = openOutput(o.labelsPath);
-        if (!o.centroidsPath.empty()) centroids = openOutput(o.centroidsPath);
+// Output paths are checked before the run, so a bad path fails in a second, not after
+// an hour of clustering; they are written only once the run succeeded, each to a
+// temporary file renamed into place, so a failed run or a full disk leaves what they
+// held. No output may name an input, the store or another output.
+void checkOutputs(const RunOptions& o, const Topology& topology)
+{
+    std::vector<ProtectedFile> keep;
+    if (!o.dataPath.empty()) keep.push_back({o.dataPath, "the input data (--data)"});
+    if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
+    if (!topology.hostfile.empty()) keep.push_back({topology.hostfile, "the pool's hostfile (--topology)"});
+    if (o.record) {
+        const auto store = storeFiles(storePath(o.dbPath));
+        keep.insert(keep.end(), store.begin(), store.end());
     }
-};
+    const std::pair<const char*, const std::string*> outputs[] = {
+        {"--labels-out", &o.labelsPath}, {"--centroids-out", &o.centroidsPath}, {"--json", &o.jsonPath}};
+    for (const auto& [option, path] : outputs) {
+        if (path->empty() || *path == "-") continue;
+        checkOutputPath(option, *path, keep);
+        keep.push_back({*path, std::string("the output of ") + option});
+    }
+}
 
 // The exception's class decides how the record ends: a cancel is not a failure.
 store::RunStatus statusOf(const std::exception& e)
@@ -137,7 +134,7 @@ std::string withRunId(const std::string& summaryJson, const std::string& runId)
 ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents)
 {
     const Topology topology = parseTopology(options.topology);
-    Outputs outputs(options);
+    checkOutputs(options, topology);
     // Opened before the data loads, so a bad --db fails in a second.
     std::optional<store::RunStore> runStore;
     if (options.record) runStore.emplace(storePath(options.dbPath));
@@ -182,8 +179,9 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB(), power.summary()};
     // The result files first: a store that fails now (disk full, locked for a minute)
     // must not cost the user the clustering itself.
-    if (outputs.labels) writeLabels(*outputs.labels, options.labelsPath, report.result.labels);
-    if (outputs.centroids) writeCentroids(*outputs.centroids, options.centroidsPath, report.result);
+    if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, labelsText(report.result.labels));
+    if (!options.centroidsPath.empty())
+        writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
     ExecutedRun executed;
     if (recorder) {
         recorder->complete(summary, power);
@@ -192,7 +190,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (options.jsonPath == "-") {
         std::cout << withRunId(runSummaryJson(summary), executed.runId) << '\n';
     } else {
-        if (outputs.json) *outputs.json << withRunId(runSummaryJson(summary), executed.runId) << '\n';
+        if (!options.jsonPath.empty()) writeFileReplacing(options.jsonPath, withRunId(runSummaryJson(summary), executed.runId) + '\n');
         std::cout << runSummaryText(summary);
         if (!executed.runId.empty()) std::cout << "recorded  run " << executed.runId << " in " << runStore->path() << '\n';
     }

@@ -139,7 +139,7 @@ int exportCommand(const std::vector<std::string>& args)
     if (a.value("--out").empty()) throw UsageError("runs export needs --out DIR");
     store::RunStore runStore(existingStorePath(a.value("--db")));
     const store::RunRecord record = runStore.loadRun(runStore.resolveId(a.positional[0]));
-    for (const auto& file : exportRun(record, a.value("--out"))) std::cout << "wrote     " << file.string() << '\n';
+    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore.path()))) std::cout << "wrote     " << file.string() << '\n';
     return kExitOk;
 }
 

@@ -6,7 +6,7 @@
 #include "engine/core/error.h"
 
 #include <cstdio>
-#include <fstream>
+#include <utility>
 
 namespace clusterdesk::cli {
 namespace {
@@ -27,43 +27,44 @@ std::string number(double value)
     return text;
 }
 
-void writeFile(const std::filesystem::path& path, const std::string& content, std::vector<std::filesystem::path>& written)
-{
-    std::ofstream out(path);
-    out << content;
-    out.close();
-    if (!out) throw UsageError("cannot write " + path.string());
-    written.push_back(path);
-}
 
 }  // namespace
 
-std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir)
+std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir,
+                                             const std::vector<ProtectedFile>& keep)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message());
-    std::vector<std::filesystem::path> written;
-    writeFile(dir / "run.json", runRecordJson(record).dump(2) + "\n", written);
+    // Every file is composed and checked before the first is written.
+    std::vector<std::pair<std::filesystem::path, std::string>> files;
+    auto add = [&](const char* name, std::string content) { files.emplace_back(dir / name, std::move(content)); };
+    add("run.json", runRecordJson(record).dump(2) + "\n");
     if (!record.labels.empty()) {
         std::string text = "row,label\n";
         for (std::size_t i = 0; i < record.labels.size(); ++i) text += std::to_string(i) + "," + std::to_string(record.labels[i]) + "\n";
-        writeFile(dir / "labels.csv", text, written);
+        add("labels.csv", std::move(text));
     }
-    if (!record.centroids.empty()) writeFile(dir / "centroids.csv", centroidsText(record.centroids, record.k, record.cols), written);
+    if (!record.centroids.empty()) add("centroids.csv", centroidsText(record.centroids, record.k, record.cols));
     if (!record.iterations.empty()) {
         std::string text = "iteration,round,k,inertia,assign_ms,update_ms,reduce_ms,rows_searched,event\n";
         for (const IterationStats& s : record.iterations)
             text += std::to_string(s.iteration) + ',' + std::to_string(s.round) + ',' + std::to_string(s.k) + ',' + number(s.inertia) + ',' +
                     number(s.assignMs) + ',' + number(s.updateMs) + ',' + number(s.reduceMs) + ',' + std::to_string(s.rowsSearched) + ',' +
                     csvCell(s.event) + '\n';
-        writeFile(dir / "iterations.csv", text, written);
+        add("iterations.csv", std::move(text));
     }
     if (!record.telemetry.empty()) {
         std::string text = "seconds,device,watts,kind\n";
         for (const store::TelemetrySample& t : record.telemetry)
             text += number(t.seconds) + ',' + csvCell(t.device) + ',' + number(t.watts) + ',' + t.kind + '\n';
-        writeFile(dir / "telemetry.csv", text, written);
+        add("telemetry.csv", std::move(text));
+    }
+    for (const auto& [path, content] : files) checkOutputPath("runs export --out", path.string(), keep);
+    std::vector<std::filesystem::path> written;
+    for (const auto& [path, content] : files) {
+        writeFileReplacing(path.string(), content);
+        written.push_back(path);
     }
     return written;
 }

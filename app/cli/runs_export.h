@@ -1,6 +1,7 @@
 // `runs export ID --out DIR`: a run as plain files a spreadsheet or a script reads.
 #pragma once
 
+#include "engine/core/output_file.h"
 #include "engine/store/run_store.h"
 
 #include <filesystem>
@@ -10,7 +11,9 @@ namespace clusterdesk::cli {
 
 // Writes run.json, and labels.csv, centroids.csv (reusable as --init-centroids),
 // iterations.csv, telemetry.csv where the run has them; returns the files written.
-// Throws UsageError when a file cannot be written.
-std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir);
+// Each file is checked against `keep` (the store's files) before anything is written,
+// and written to a temporary file renamed into place (UsageError, OutputError).
+std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir,
+                                             const std::vector<ProtectedFile>& keep);
 
 }  // namespace clusterdesk::cli

@@ -43,6 +43,12 @@ public:
     using Error::Error;
 };
 
+// An output file could not be written (disk full, I/O error); what it held before is kept.
+class OutputError : public Error {
+public:
+    using Error::Error;
+};
+
 // A long operation stopped because its progress callback asked it to.
 class Cancelled : public Error {
 public:

@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -92,7 +93,12 @@ private slots:
         }
         QFile svg(dir.filePath("latency.svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));
-        QVERIFY(svg.readAll().contains("<svg"));
+        QVERIFY(svg.readAll().contains("<svg"));        // Written through temporary files renamed into place: nothing else is left, and
+        // an export that cannot be written says so.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
+        QString error;
+        QVERIFY(!plot.exportTo(dir.filePath("missing/latency.png"), &error));
+        QVERIFY2(error.contains("cannot write"), qPrintable(error));
     }
 
     void copiesDataAsCsv()

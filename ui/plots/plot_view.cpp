@@ -7,6 +7,9 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSvgGenerator>
+#include <QTemporaryFile>
+
+#include <cstdio>
 
 namespace clusterdesk::ui {
 
@@ -70,13 +73,22 @@ bool PlotView::rescaleUnlessZoomed()
 bool PlotView::exportTo(const QString& path, QString* error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    bool ok = false;
-    if (suffix == "png") ok = savePng(path, 0, 0, 1.0, -1, 96);
-    else if (suffix == "pdf") ok = savePdf(path);
-    else if (suffix == "svg") ok = saveSvg(path);
-    else {
+    if (suffix != "png" && suffix != "pdf" && suffix != "svg") {
         if (error) *error = tr("%1: unknown picture format '%2' (use .png, .pdf or .svg)").arg(path, suffix);
         return false;
+    }
+    // Drawn under a temporary name beside the target and renamed over it only when
+    // complete: a failed export never leaves half a picture in place of a good one.
+    QTemporaryFile temporary(QFileInfo(path).absolutePath() + "/.XXXXXX." + suffix);
+    bool ok = temporary.open();
+    if (ok) {
+        temporary.close();  // QCustomPlot writes by file name
+        // A picture is readable by others, as any new file; the temporary file is private.
+        temporary.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        const QString name = temporary.fileName();
+        ok = suffix == "png" ? savePng(name, 0, 0, 1.0, -1, 96) : suffix == "pdf" ? savePdf(name) : saveSvg(name);
+        ok = ok && ::rename(QFile::encodeName(name).constData(), QFile::encodeName(path).constData()) == 0;
+        temporary.setAutoRemove(!ok);
     }
     if (!ok && error) *error = tr("%1: cannot write the file").arg(path);
     return ok;
