@@ -31,11 +31,23 @@ QString describeLoadError(const std::exception& error)
     return QObject::tr("Cannot load: %1").arg(QString::fromStdString(error.what()));
 }
 
+DataLoader::DataLoader(std::vector<ProtectedFile> storeFiles, QObject* parent)
+    : QObject(parent), m_storeFiles(std::move(storeFiles))
+{
+}
+
+void DataLoader::refuseStoreFiles(const QString& path) const
+{
+    if (const ProtectedFile* file = protectedFileNamed(path.toStdString(), m_storeFiles))
+        throw DataError(path.toStdString(), 0, 0, "this is " + file->role + ", not a data file");
+}
+
 void DataLoader::preview(const QString& path)
 {
     ui::FilePreview preview;
     preview.path = path;
     try {
+        refuseStoreFiles(path);
         preview.layout = QString::fromStdString(toString(sniffLayout(path.toStdString())));
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) throw DataError(path.toStdString(), 0, 0, "cannot open the file");
@@ -67,6 +79,7 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
         return !m_cancel.load();
     };
     try {
+        refuseStoreFiles(path);
         emit loaded(std::make_shared<const Dataset>(loadDataset(path.toStdString(), options)));
     } catch (const Cancelled&) {
         emit cancelled();

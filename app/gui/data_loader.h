@@ -3,6 +3,7 @@
 // back as signals; nothing here throws into the event loop.
 #pragma once
 
+#include "engine/core/output_file.h"
 #include "engine/data/dataset.h"
 #include "ui/panels/data_panel.h"
 
@@ -10,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace clusterdesk::gui {
 
@@ -19,7 +21,9 @@ QString describeLoadError(const std::exception& error);
 class DataLoader : public QObject {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    // The files of the run store (engine/core/output_file.h storeFiles), which are never
+    // opened as data: closing them here would drop the store's locks.
+    explicit DataLoader(std::vector<ProtectedFile> storeFiles, QObject* parent = nullptr);
 
     // Any thread: the load in progress (or the next one, if it has not started) stops
     // at its next progress report.
@@ -40,6 +44,10 @@ signals:
     void cancelled();
 
 private:
+    // Throws DataError when `path` is one of the store's files; opens nothing.
+    void refuseStoreFiles(const QString& path) const;
+
+    std::vector<ProtectedFile> m_storeFiles;
     std::atomic<bool> m_cancel{false};
 };
 

@@ -65,7 +65,7 @@ Workstation::Workstation(const QString& storePath)
     m_controller = new RunController;
     m_controller->moveToThread(&m_runThread);
     connect(&m_runThread, &QThread::finished, m_controller, &QObject::deleteLater);
-    m_loader = new DataLoader;
+    m_loader = new DataLoader(storePath.isEmpty() ? std::vector<ProtectedFile>{} : storeFiles(storePath.toStdString()));
     m_loader->moveToThread(&m_dataThread);
     connect(&m_dataThread, &QThread::finished, m_loader, &QObject::deleteLater);
     m_runThread.setObjectName("run");

@@ -98,14 +98,20 @@ std::vector<ProtectedFile> storeFiles(const std::string& path)
             {path + "-shm", "the run store's shared memory"}, {path + "-journal", "the run store's journal"}};
 }
 
+const ProtectedFile* protectedFileNamed(const std::string& path, const std::vector<ProtectedFile>& protectedFiles)
+{
+    for (const ProtectedFile& file : protectedFiles) {
+        if (!file.path.empty() && sameFile(path, file.path)) return &file;
+    }
+    return nullptr;
+}
+
 void checkOutputPath(const std::string& option, const std::string& path, const std::vector<ProtectedFile>& protectedFiles)
 {
     const std::string where = option + " " + path;
     if (path.empty()) throw UsageError(option + " needs a file name");
-    for (const ProtectedFile& file : protectedFiles) {
-        if (!file.path.empty() && sameFile(path, file.path))
-            throw UsageError(where + " would overwrite " + file.role + " (" + file.path + "); choose another file");
-    }
+    if (const ProtectedFile* file = protectedFileNamed(path, protectedFiles))
+        throw UsageError(where + " would overwrite " + file->role + " (" + file->path + "); choose another file");
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw UsageError(where + ": it is " + kindOf(st.st_mode) + "; outputs are written to regular files");

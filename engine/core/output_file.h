@@ -19,6 +19,10 @@ struct ProtectedFile {
 // and -journal companions.
 std::vector<ProtectedFile> storeFiles(const std::string& path);
 
+// The protected file that `path` names through any spelling, symbolic or hard link;
+// null when none. Only stat(2): no file is opened.
+const ProtectedFile* protectedFileNamed(const std::string& path, const std::vector<ProtectedFile>& protectedFiles);
+
 // Refuses (UsageError, naming `option` and `path`) an output that is, through any
 // spelling, symbolic or hard link, one of `protectedFiles`; that exists and is not a
 // regular file (/dev/full, /proc/version, a FIFO, a folder); or whose folder is missing

@@ -1,5 +1,7 @@
 #include "data_panel.h"
 
+#include "ui/file_dialog.h"
+
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -131,9 +133,15 @@ DataPanel::DataPanel(QWidget* parent)
 
 void DataPanel::openDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open data"), QString(),
-                                                      tr("Data (*.csv *.tsv *.txt *.npy);;All files (*)"));
-    if (!path.isEmpty()) chooseFile(path);
+    // Shown without blocking (window-modal), and kept: it reopens where it was left.
+    if (!m_dialog) {
+        m_dialog = makeFileDialog(this, tr("Open data"), tr("Data (*.csv *.tsv *.txt *.npy);;All files (*)"));
+        m_dialog->setObjectName("openDataDialog");
+        m_dialog->setAcceptMode(QFileDialog::AcceptOpen);
+        m_dialog->setFileMode(QFileDialog::ExistingFile);
+        connect(m_dialog, &QFileDialog::fileSelected, this, &DataPanel::chooseFile);
+    }
+    m_dialog->open();
 }
 
 void DataPanel::chooseFile(const QString& path)

@@ -12,6 +12,7 @@
 #include <memory>
 
 class QComboBox;
+class QFileDialog;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -39,6 +40,8 @@ public:
     static QString defaultDemoParameters(const QString& name);
 
 public slots:
+    // Shows the Open data dialog (what Open file... does); a chosen file is previewed.
+    void openDialog();
     // Asks for a preview of path (also what a drop does).
     void chooseFile(const QString& path);
     void showPreview(const clusterdesk::ui::FilePreview& preview);
@@ -60,8 +63,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void openDialog();
-
+    QFileDialog* m_dialog = nullptr;  // created on first use
     QString m_previewPath;
     QComboBox* m_demo = nullptr;
     QLineEdit* m_demoParameters = nullptr;

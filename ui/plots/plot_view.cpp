@@ -1,5 +1,7 @@
 #include "plot_view.h"
 
+#include "ui/file_dialog.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
@@ -114,7 +116,12 @@ bool PlotView::saveSvg(const QString& path)
 
 void PlotView::exportWithDialog(const QString& suffix, const QString& filter)
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), objectName() + "." + suffix, filter);
+    QFileDialog* dialog = makeFileDialog(this, tr("Export graph"), filter);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->selectFile(objectName() + "." + suffix);
+    const bool chosen = dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty();
+    QString path = chosen ? dialog->selectedFiles().front() : QString();
+    delete dialog;
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += "." + suffix;
     QString error;
