@@ -36,27 +36,6 @@ double secondsSince(Clock::time_point t)
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// A job directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
-public:
-    TempDir()
-    {
-        const char* base = std::getenv("TMPDIR");
-        std::string pattern = std::string(base && *base ? base : "/tmp") + "/clusterdesk-pool-XXXXXX";
-        if (!mkdtemp(pattern.data())) throw DeviceError("cannot create a pool job directory " + pattern + ": " + std::strerror(errno));
-        m_path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
-
 // pid -> (parent pid, start time) of every process, from /proc.
 struct ProcInfo {
     pid_t ppid = 0;
@@ -87,6 +66,64 @@ std::map<pid_t, ProcInfo> processTable()
     }
     return table;
 }
+
+// Pool job directories live under $TMPDIR (or /tmp) as clusterdesk-pool-XXXXXX, each
+// with an `owner` file: the launching process's pid and start time. A launcher killed
+// outright (SIGKILL, a crash) cannot remove its own, so every launch first removes
+// those whose owner is gone.
+std::string jobDirBase()
+{
+    const char* base = std::getenv("TMPDIR");
+    return base && *base ? base : "/tmp";
+}
+
+std::string ownerToken(pid_t pid, const std::map<pid_t, ProcInfo>& table)
+{
+    const auto it = table.find(pid);
+    return std::to_string(pid) + " " + std::to_string(it == table.end() ? 0 : it->second.start);
+}
+
+void removeAbandonedJobDirs()
+{
+    const auto table = processTable();
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(jobDirBase(), ec)) {
+        if (entry.path().filename().string().rfind("clusterdesk-pool-", 0) != 0) continue;
+        std::ifstream owner(entry.path() / "owner");
+        long long pid = 0;
+        if (!(owner >> pid) || pid <= 0) continue;  // not ours, or still being created: leave it
+        std::string token;
+        owner.seekg(0);
+        std::getline(owner, token);
+        if (token == ownerToken(static_cast<pid_t>(pid), table)) continue;  // its launcher runs
+        std::error_code ignored;
+        std::filesystem::remove_all(entry.path(), ignored);
+    }
+}
+
+// A job directory, removed with everything in it.
+class TempDir {
+public:
+    TempDir()
+    {
+        removeAbandonedJobDirs();
+        std::string pattern = jobDirBase() + "/clusterdesk-pool-XXXXXX";
+        if (!mkdtemp(pattern.data())) throw DeviceError("cannot create a pool job directory " + pattern + ": " + std::strerror(errno));
+        m_path = pattern;
+        std::ofstream owner(m_path + "/owner");
+        owner << ownerToken(::getpid(), processTable()) << '\n';
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
 
 // The launched mpirun and everything below it. Descendants are remembered as they
 // appear (with their start times, so a reused pid is never killed), because ranks
@@ -343,6 +380,16 @@ std::string defaultWorkerPath()
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) return "clusterdesk-worker";
     return (self.parent_path() / "clusterdesk-worker").string();
+}
+
+std::vector<std::string> defaultLauncherArgs()
+{
+    // OpenMPI refuses to start as root unless told; only a launcher that really runs as
+    // root says so. --oversubscribe: pool:N may ask for more ranks than this machine has cores.
+    std::vector<std::string> args;
+    if (::geteuid() == 0) args.push_back("--allow-run-as-root");
+    args.push_back("--oversubscribe");
+    return args;
 }
 
 std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolOptions& options,

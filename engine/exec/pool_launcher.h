@@ -24,9 +24,13 @@
 
 namespace clusterdesk {
 
+// mpirun's own arguments: --oversubscribe, and --allow-run-as-root only when this
+// process runs as root.
+std::vector<std::string> defaultLauncherArgs();
+
 struct PoolOptions {
     std::string launcher = "mpirun";  // searched on PATH when it holds no '/'
-    std::vector<std::string> launcherArgs = {"--allow-run-as-root", "--oversubscribe"};
+    std::vector<std::string> launcherArgs = defaultLauncherArgs();
     std::vector<std::string> extraArgs;  // after launcherArgs, e.g. {"--mca", "btl", "self,vader"}
     std::string workerPath;              // empty: clusterdesk-worker beside this executable
     double exitGraceSeconds = 5;         // after one side ends, how long to wait for the other before killing

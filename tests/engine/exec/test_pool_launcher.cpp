@@ -10,14 +10,17 @@
 #include "engine/exec/run_clustering.h"
 #include "test_hooks_guard.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -121,11 +124,68 @@ private slots:
     void init()
     {
         const QByteArray test = QTest::currentTestFunction();
-        if (test == "parsesPoolTopologies" || test == "missingLauncher" || test == "missingWorker") return;
+        if (test == "parsesPoolTopologies" || test == "missingLauncher" || test == "missingWorker" ||
+            test == "rootFlagOnlyForRoot")
+            return;
 #ifndef CLUSTERDESK_HAVE_MPI
         QSKIP("built without MPI (CLUSTERDESK_WITH_MPI off or MPI not found): no clusterdesk-worker --rank");
 #endif
         if (QStandardPaths::findExecutable("mpirun").isEmpty()) QSKIP("mpirun is not on PATH (install openmpi-bin)");
+    }
+
+    void rootFlagOnlyForRoot()
+    {
+        // OpenMPI's --allow-run-as-root goes only to a launch that really runs as root.
+        const auto args = defaultLauncherArgs();
+        const bool flagged = std::find(args.begin(), args.end(), "--allow-run-as-root") != args.end();
+        QCOMPARE(flagged, ::geteuid() == 0);
+        if (::geteuid() != 0) return;
+        // As an ordinary user (a child that drops root), the flag is gone.
+        const pid_t child = ::fork();
+        if (child == 0) {
+            if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+            const auto user = defaultLauncherArgs();
+            ::_exit(std::find(user.begin(), user.end(), "--allow-run-as-root") == user.end() ? 0 : 1);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+    }
+
+    void abandonedJobDirectoriesAreRemoved()
+    {
+        // A launcher killed outright leaves its job directory; the next launch removes
+        // those whose owner process is gone, and only those.
+        QTemporaryDir tmp;
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", tmp.path().toUtf8());
+        const pid_t dead = ::fork();
+        if (dead == 0) ::_exit(0);
+        ::waitpid(dead, nullptr, 0);
+        std::ifstream selfStat("/proc/self/stat");
+        std::string stat;
+        std::getline(selfStat, stat);
+        std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+        std::string field;
+        for (int i = 3; i <= 22; ++i) fields >> field;  // field 22: start time
+        const std::map<QString, std::string> owners = {{"clusterdesk-pool-dead01", std::to_string(dead) + " " + field},
+                                                       {"clusterdesk-pool-live01", std::to_string(::getpid()) + " " + field},
+                                                       {"clusterdesk-pool-reused", std::to_string(::getpid()) + " 1"}};
+        for (const auto& [name, token] : owners) {
+            QVERIFY(QDir(tmp.path()).mkdir(name));
+            std::ofstream(tmp.filePath(name + "/owner").toStdString()) << token << "\n";
+            std::ofstream(tmp.filePath(name + "/job.json").toStdString()) << "{}";
+        }
+        QVERIFY(QDir(tmp.path()).mkdir("clusterdesk-pool-noowner"));  // being created: left alone
+        const Dataset small = makeDemo("blobs:n=300,d=2,k=3");
+        KMeansParams params;
+        params.k = 3;
+        runPool(small, params, parseTopology("pool:2"), 2, {}, workerOptions());
+        if (oldTmp.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", oldTmp);
+        QStringList left = QDir(tmp.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(left, (QStringList{"clusterdesk-pool-live01", "clusterdesk-pool-noowner"}));
     }
 
     void parsesPoolTopologies()
