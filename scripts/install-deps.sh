@@ -9,6 +9,7 @@ packages=(
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
+  stress-ng  # scripts/test-under-load.sh
 )
 if [[ "${1:-}" != "--no-gui" ]]; then
   packages+=(qt6-base-dev qt6-websockets-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev

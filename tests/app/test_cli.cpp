@@ -77,7 +77,7 @@ private slots:
         QTest::newRow("too many threads") << QStringList{"run", "--demo", "blobs", "--threads", "5000"}
                                           << "threads must be between 1 and 1024";
         QTest::newRow("unwritable output") << QStringList{"run", "--demo", "blobs", "--labels-out", "/nonexistent/dir/l.txt"}
-                                           << "cannot write /nonexistent/dir/l.txt";
+                                           << "--labels-out /nonexistent/dir/l.txt: the folder /nonexistent/dir does not exist";
     }
 
     void usageErrorsExit2()
