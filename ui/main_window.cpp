@@ -9,6 +9,7 @@
 #include "plots/latency_plot.h"
 #include "plots/power_plot.h"
 #include "run_status.h"
+#include "wheel_guard.h"
 
 #include "engine/data/dataset.h"
 
@@ -37,6 +38,8 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setObjectName("mainWindow");
     setWindowTitle(tr("ClusterDesk"));
+    // One guard for the whole application (dialogs' boxes too), owned by it.
+    if (qApp && !qApp->findChild<WheelGuard*>()) qApp->installEventFilter(new WheelGuard(qApp));
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
 
     auto* central = new QWidget(this);
