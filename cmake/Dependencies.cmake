@@ -61,7 +61,7 @@ if(CLUSTERDESK_WITH_CUDA)
 endif()
 
 if(CLUSTERDESK_WITH_QT)
-  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport WebSockets Test)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Svg)  # plots export SVG (ui/plots)
   find_package(QCustomPlotQt6 REQUIRED)
   find_package(SQLite3 REQUIRED)

@@ -12,7 +12,7 @@ packages=(
   stress-ng  # scripts/test-under-load.sh
 )
 if [[ "${1:-}" != "--no-gui" ]]; then
-  packages+=(qt6-base-dev qt6-websockets-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
+  packages+=(qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
              libgl-dev xvfb xauth)
 fi
 
