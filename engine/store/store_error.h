@@ -11,4 +11,11 @@ public:
     using Error::Error;
 };
 
+// finishRun refused a result that holds NaN or infinity: what() names the run and the
+// value. The caller records the run as failed with this reason instead.
+class NonFiniteResult : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 }  // namespace clusterdesk::store

@@ -15,7 +15,10 @@
 
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
+#include <limits>
 
 using namespace clusterdesk;
 using namespace clusterdesk::store;
@@ -319,6 +322,9 @@ private slots:
         filter.text = "MARKET";  // case-insensitive substring
         QCOMPARE(runStore.listRuns(filter).size(), std::size_t(1));
         QCOMPARE(runStore.listRuns(filter)[0].id, b);
+        // Both runs begun in the same millisecond (as on a fast machine): the order they
+        // were begun in decides, both ways.
+        execSql(file("list.sqlite"), "UPDATE runs SET started_at = '2026-01-02T03:04:05.678Z'");
         filter = {};
         filter.sort = RunSort::Started;
         filter.descending = false;
@@ -328,6 +334,29 @@ private slots:
         const auto newest = runStore.listRuns(filter);
         QCOMPARE(newest.size(), std::size_t(1));
         QCOMPARE(newest[0].id, b);
+    }
+
+    void runsBegunInTheSameMillisecondKeepTheirOrder()
+    {
+        const QString path = file("ties.sqlite");
+        RunStore runStore(path.toStdString());
+        std::vector<std::string> begun;
+        for (int i = 0; i < 6; ++i) begun.push_back(runStore.beginRun(newRun()));
+        // Run ids are random, so an order that fell back to the id would shuffle these.
+        execSql(path, "UPDATE runs SET started_at = '2026-01-02T03:04:05.678Z'");
+        for (RunSort sort : {RunSort::Started, RunSort::Algorithm, RunSort::Status}) {
+            RunFilter filter;
+            filter.sort = sort;
+            filter.descending = true;
+            std::vector<std::string> listed;
+            for (const RunInfo& run : runStore.listRuns(filter)) listed.push_back(run.id);
+            QCOMPARE(listed, std::vector<std::string>(begun.rbegin(), begun.rend()));
+        }
+        RunFilter ascending;
+        ascending.descending = false;
+        std::vector<std::string> listed;
+        for (const RunInfo& run : runStore.listRuns(ascending)) listed.push_back(run.id);
+        QCOMPARE(listed, begun);
     }
 
     void userTextThatLooksLikeSqlIsOnlyData()
@@ -373,6 +402,77 @@ private slots:
         QVERIFY(info.status == RunStatus::Failed);
         QCOMPARE(info.failure, std::string(kInterrupted));
         QVERIFY(next.verify().ok);
+    }
+
+    void anOwnerThatCannotBeIdentifiedIsNeverInterrupted()
+    {
+        // Where the boot id cannot be read (a sandbox hiding /proc/sys), a process has no
+        // token; its run must survive every later open while the process lives.
+        const ProcessOwner unidentified = currentProcess(file("no-such-boot-id").toStdString());
+        QVERIFY(unidentified.token.empty());
+        QVERIFY(mayBeRunning(unidentified));
+        QVERIFY(mayBeRunning(currentProcess(), file("no-such-boot-id").toStdString()));  // nor can the opener read it
+
+        const QString path = file("unidentified.sqlite");
+        std::string live;
+        {
+            RunStore runStore(path.toStdString());
+            live = runStore.beginRun(newRun());
+        }
+        execSql(path, "UPDATE runs SET owner_token = ''");
+        {
+            RunStore again(path.toStdString());
+            QCOMPARE(again.interruptedOnOpen(), 0);
+            QVERIFY(again.loadRun(live).info.status == RunStatus::Running);
+        }
+        // The same unidentified owner whose pid is free is known to be gone.
+        QProcess child;
+        child.start("/bin/true", {});
+        QVERIFY(child.waitForFinished());
+        execSql(path, "UPDATE runs SET owner_pid = " + QByteArray::number(child.processId() ? child.processId() : 999999));
+        RunStore next(path.toStdString());
+        QCOMPARE(next.interruptedOnOpen(), 1);
+        QCOMPARE(next.loadRun(live).info.failure, std::string(kInterrupted));
+    }
+
+    void refusesANonFiniteResultAsOk()
+    {
+        RunStore runStore(file("nan.sqlite").toStdString());
+        const auto refused = [&](const RunOutcome& bad, const char* named) {
+            const std::string id = runStore.beginRun(newRun());
+            try {
+                runStore.finishRun(id, bad);
+                QFAIL("a non-finite result was recorded as ok");
+            } catch (const NonFiniteResult& e) {
+                QVERIFY2(QString(e.what()).contains(named), e.what());
+                QVERIFY2(QString(e.what()).contains(QString::fromStdString(id)), e.what());
+            }
+            QVERIFY(runStore.loadRun(id).info.status == RunStatus::Running);  // nothing written
+            RunOutcome failed;
+            failed.status = RunStatus::Failed;
+            failed.failure = "NaN";
+            runStore.finishRun(id, failed);  // what the caller does with the refusal
+        };
+        RunOutcome nanCentroid = outcome();
+        nanCentroid.centroids[3] = std::numeric_limits<float>::quiet_NaN();
+        refused(nanCentroid, "centroid value 3");
+        RunOutcome infInertia = outcome();
+        infInertia.iterations[1].inertia = std::numeric_limits<double>::infinity();
+        refused(infInertia, "inertia of iteration 2");
+        RunOutcome nanMetric = outcome();
+        nlohmann::json metrics = nlohmann::json::parse(nanMetric.metricsJson);
+        metrics["bic"] = std::numeric_limits<double>::quiet_NaN();  // written as null, as the summary writes it
+        nanMetric.metricsJson = metrics.dump();
+        refused(nanMetric, "metric bic");
+        // A failed run may hold anything it got to; a finite result is ok.
+        RunOutcome failedWithNan = nanCentroid;
+        failedWithNan.status = RunStatus::Failed;
+        runStore.finishRun(runStore.beginRun(newRun()), failedWithNan);
+        runStore.finishRun(runStore.beginRun(newRun()), outcome());
+        RunFilter ok;
+        ok.status = RunStatus::Ok;
+        QCOMPARE(runStore.listRuns(ok).size(), std::size_t(1));
+        QVERIFY(runStore.verify().ok);
     }
 
     void verifyNamesTheRecordEditedWithTheSqlite3Tool()
