@@ -258,6 +258,34 @@ private slots:
         QVERIFY(!QFile::exists(missing));
     }
 
+    void controlCharactersInFileNamesAreShownEscaped()
+    {
+        // A file name that would clear the screen and forge a line of output if printed raw.
+        const QString name = QString("prices\x1b[2J\nrecorded  run forged") + QChar(0x9b) + ".csv";
+        const QString csv = m_dir.filePath(name);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\n0,0\n0,1\n10,10\n10,11\n");
+        file.close();
+        const CliResult r = runCli(QStringList{"run", "--data", csv, "--k", "2", "--threads", "1"} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QString escaped = "prices\\x1b[2J\\nrecorded  run forged\\u009b.csv";
+        const QString id = recordedId(r);
+        const CliResult listed = runCli(QStringList{"runs", "list"} + db());
+        const CliResult shown = runCli(QStringList{"runs", "show", id} + db());
+        const QString other = run({"--demo", "blobs:n=300,d=2,k=2", "--k", "2"});
+        const CliResult diffed = runCli(QStringList{"runs", "diff", id, other} + db());
+        for (const CliResult& out : {r, listed, shown, diffed}) {
+            QVERIFY2(out.exitCode == 0, qPrintable(describe(out)));
+            QVERIFY2(!out.out.contains(QChar(0x1b)) && !out.out.contains(QChar(0x9b)), qPrintable(out.out));
+            QVERIFY2(!out.out.contains("\nrecorded  run forged"), qPrintable(out.out));
+            QVERIFY2(out.out.contains(escaped), qPrintable(out.out));
+        }
+        // JSON keeps the name exact.
+        QCOMPARE(show(id)["dataset_source"].toString(), csv);
+        QCOMPARE(list()[1].toObject()["dataset_source"].toString(), csv);
+    }
+
     void textThatLooksLikeSqlIsStoredVerbatim()
     {
         const QString csv = m_dir.filePath("prices" + kInjection + ".csv");
