@@ -129,7 +129,12 @@ int verify(const std::vector<std::string>& args)
         std::cout << "verify    FAILED in " << runStore.path() << ": " << report.problem << '\n';
         return kExitCheckFailed;
     }
-    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore.path() << " match\n";
+    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore.path() << " match";
+    if (report.events > 0) std::cout << " (and " << report.events << " deletions, edges and markers)";
+    std::cout << '\n';
+    if (report.plainRecords > 0)
+        std::cout << "          " << report.plainRecords
+                  << " of them were sealed before keyed sealing (plain SHA-256): a script could re-seal those after an edit\n";
     return kExitOk;
 }
 

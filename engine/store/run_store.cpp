@@ -220,7 +220,9 @@ std::optional<RunStatus> parseRunStatus(const std::string& text)
 RunStore::RunStore(const std::filesystem::path& path) : m_db(std::make_unique<Database>(path.string()))
 {
     migrate(*m_db);
+    m_lostOnOpen = lostChainRecords(*m_db);  // before this open appends anything
     m_interruptedOnOpen = markInterrupted();
+    rememberChainHead(*m_db);  // a migration may have appended records
 }
 
 RunStore::~RunStore() = default;
@@ -317,8 +319,9 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     if (!outcome.labels.empty())
         insertArtifact(*m_db, id, "labels", outcome.labels, static_cast<std::int64_t>(outcome.labels.size()), 1);
     if (!outcome.centroids.empty()) insertArtifact(*m_db, id, "centroids", outcome.centroids, outcome.k, outcome.cols);
-    appendToChain(*m_db, id);
+    appendRunToChain(*m_db, id);
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 int RunStore::markInterrupted()
@@ -340,10 +343,11 @@ int RunStore::markInterrupted()
         mark.bindAll(kInterrupted, nowIso(), id).run();
         mark.reset();
         if (sqlite3_changes(m_db->handle()) == 0) continue;  // its owner finished it meanwhile
-        appendToChain(*m_db, id);
+        appendRunToChain(*m_db, id);
         ++marked;
     }
     transaction.commit();
+    rememberChainHead(*m_db);
     return marked;
 }
 
@@ -458,7 +462,9 @@ void RunStore::addEdge(const LineageEdge& edge)
 {
     WriteTransaction transaction(*m_db);
     insertEdge(*m_db, edge);
+    appendEventToChain(*m_db, "edge", std::to_string(sqlite3_last_insert_rowid(m_db->handle())));
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 void RunStore::deleteRun(const std::string& id)
@@ -470,7 +476,10 @@ void RunStore::deleteRun(const std::string& id)
     if (current.text(0) == "running") throw UsageError("run " + id + " is still running; it can be deleted once it has ended");
     Statement mark(*m_db, "UPDATE runs SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL");
     mark.bindAll(nowIso(), id).run();
+    if (sqlite3_changes(m_db->handle()) == 0) return;  // deleted before: its tombstone is chained already
+    appendEventToChain(*m_db, "tombstone", id);
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 GcReport RunStore::collectGarbage()

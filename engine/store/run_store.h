@@ -9,10 +9,10 @@
 // `running` row; the next RunStore opened on this host marks it `failed` with reason
 // "interrupted" unless the process that owns it is still alive (see process_owner.h).
 //
-// Tamper evidence: when a run leaves `running` it is appended to a hash chain: its
-// record hash is SHA-256 over its canonical content and the previous record's hash
+// Tamper evidence: when a run leaves `running`, is deleted, or gets a lineage edge
+// later, a record is appended to a chain sealed with a key kept outside the file
 // (run_chain.h). verify() recomputes the chain and names the first record that does
-// not match.
+// not match, and any row that no record covers.
 //
 // Deleting a run is a tombstone: the run is marked deleted (hidden from listRuns by
 // default) and keeps its chained record, so the chain stays verifiable;
@@ -152,7 +152,9 @@ struct RunFilter {
 
 struct VerifyReport {
     bool ok = true;
-    std::int64_t records = 0;          // chained records checked
+    std::int64_t records = 0;          // chained run records checked
+    std::int64_t events = 0;           // chained events checked (deletions, later lineage edges, the keyed start)
+    std::int64_t plainRecords = 0;     // of both, sealed with plain SHA-256 before keyed sealing (schema < 5)
     std::string firstBadRun;           // id of the first record that does not match
     std::string problem;               // what does not match, naming the record
 };
@@ -166,7 +168,7 @@ class Database;
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 4;  // PRAGMA user_version; migrations in schema.cpp
+    static constexpr int kSchemaVersion = 5;  // PRAGMA user_version; migrations in schema.cpp
 
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.
@@ -180,6 +182,9 @@ public:
     const std::string& path() const;
     int schemaVersion() const;
     int interruptedOnOpen() const { return m_interruptedOnOpen; }
+    // Empty, or which chained records the file lost since the last commit this machine
+    // saw (a deleted -wal file); verify() reports it too.
+    const std::string& lostOnOpen() const { return m_lostOnOpen; }
 
     // Writing a run. beginRun returns the new run's id.
     std::string beginRun(const NewRun& run);
@@ -204,6 +209,7 @@ public:
 private:
     std::unique_ptr<Database> m_db;
     int m_interruptedOnOpen = 0;
+    std::string m_lostOnOpen;
 };
 
 }  // namespace clusterdesk::store

@@ -114,6 +114,22 @@ constexpr const char* kSchemaV4 = R"sql(
 ALTER TABLE iterations ADD COLUMN ranks TEXT;
 )sql";
 
+// Keyed sealing (run_chain.h): which seal a run record has (NULL: plain SHA-256, as
+// every record before this version), and the chained events: where keyed sealing began,
+// deletions and lineage edges added after a run completed. Deletions and edges that
+// happened before this version are chained now, after the marker.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE runs ADD COLUMN chain_kind TEXT CHECK (chain_kind IN ('hmac-sha256'));
+CREATE TABLE chain_events (
+  seq         INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('keyed', 'tombstone', 'edge')),
+  subject     TEXT NOT NULL,
+  at          TEXT NOT NULL,
+  prev_hash   TEXT NOT NULL,
+  record_hash TEXT NOT NULL
+);
+)sql";
+
 void toV1(Database& db)
 {
     db.exec(kSchemaV1);
@@ -126,7 +142,7 @@ void toV2(Database& db)
     Statement finished(db, "SELECT id FROM runs WHERE status <> 'running' ORDER BY ended_at, started_at, id");
     std::vector<std::string> ids;
     while (finished.step()) ids.push_back(finished.text(0));
-    for (const std::string& id : ids) appendToChain(db, id);
+    for (const std::string& id : ids) appendRunToChain(db, id, ChainFormat::PlainSha256);
 }
 
 void toV3(Database& db)
@@ -139,8 +155,23 @@ void toV4(Database& db)
     db.exec(kSchemaV4);
 }
 
+void toV5(Database& db)
+{
+    db.exec(kSchemaV5);
+    startKeyedChain(db);
+    std::vector<std::string> deleted, edges;
+    {
+        Statement select(db, "SELECT id FROM runs WHERE deleted_at IS NOT NULL ORDER BY deleted_at, rowid");
+        while (select.step()) deleted.push_back(select.text(0));
+        Statement later(db, "SELECT id FROM lineage WHERE NOT (dst_kind = 'run' AND relation IN ('input', 'rerun', 'warm_start')) ORDER BY id");
+        while (later.step()) edges.push_back(later.text(0));
+    }
+    for (const std::string& id : deleted) appendEventToChain(db, "tombstone", id);
+    for (const std::string& id : edges) appendEventToChain(db, "edge", id);
+}
+
 using Migration = void (*)(Database&);
-constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4};  // kMigrations[v] takes v to v + 1
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5};  // kMigrations[v] takes v to v + 1
 
 int userVersion(Database& db)
 {

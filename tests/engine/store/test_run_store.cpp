@@ -113,6 +113,12 @@ private:
     QString file(const QString& name) const { return m_dir.filePath(name); }
 
 private slots:
+    void initTestCase()
+    {
+        // The chain key of these stores, in the test's own folder (never the user's).
+        qputenv("CLUSTERDESK_CHAIN_KEY", file("keys/chain.key").toUtf8());
+    }
+
     void freshFileHasTheLatestSchema()
     {
         const QString path = file("fresh/runs.sqlite");  // the directory is created too
@@ -159,6 +165,9 @@ private slots:
         const VerifyReport report = runStore.verify();
         QVERIFY2(report.ok, report.problem.c_str());
         QCOMPARE(report.records, std::int64_t(3));
+        // Records sealed before keyed sealing keep their plain SHA-256 and are counted as
+        // such; the run interrupted on this open is sealed with the key.
+        QCOMPARE(report.plainRecords, std::int64_t(2));
     }
 
     void migratesAVersion2File()
@@ -191,14 +200,16 @@ private slots:
         VerifyReport report = runStore.verify();
         QVERIFY2(report.ok, report.problem.c_str());
         QCOMPARE(report.records, std::int64_t(4));
+        QCOMPARE(report.plainRecords, std::int64_t(4));
 
-        // New runs (compressed artifacts) continue the chain.
+        // New runs (compressed artifacts) continue the chain, sealed with the key.
         const std::string id = runStore.beginRun(newRun());
         runStore.finishRun(id, outcome());
         QCOMPARE(runStore.loadRun(id).labels, outcome().labels);
         report = runStore.verify();
         QVERIFY2(report.ok, report.problem.c_str());
         QCOMPARE(report.records, std::int64_t(5));
+        QCOMPARE(report.plainRecords, std::int64_t(4));
     }
 
     void migratesAVersion3File()
@@ -291,7 +302,7 @@ private slots:
         QCOMPARE(r.lineage.size(), std::size_t(3));  // input, warm_start, report
         QCOMPARE(r.lineage[1].src, parent);
         QCOMPARE(r.lineage[2].dst, std::string("committee-2026-12.pdf"));
-        QCOMPARE(*r.info.chainSeq, std::int64_t(2));
+        QCOMPARE(*r.info.chainSeq, std::int64_t(3));  // after the keyed start (#1) and the parent run (#2)
 
         // A run cannot be finished twice.
         QVERIFY_THROWS_EXCEPTION(StoreError, runStore.finishRun(id, outcome()));
@@ -301,6 +312,8 @@ private slots:
         const VerifyReport report = runStore.verify();
         QVERIFY2(report.ok, report.problem.c_str());
         QCOMPARE(report.records, std::int64_t(2));
+        QCOMPARE(report.events, std::int64_t(2));  // the keyed start, the report edge
+        QCOMPARE(report.plainRecords, std::int64_t(0));
     }
 
     void listsWithFilterAndSort()
