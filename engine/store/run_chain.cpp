@@ -72,24 +72,6 @@ std::string dump(const nlohmann::json& content)
     return content.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string runContent(Database& db, const std::string& runId, ChainFormat format)
-{
-    nlohmann::json content;
-    Statement run(db, "SELECT * FROM runs WHERE id = ?1");
-    run.bindAll(runId);
-    if (!run.step()) throw StoreError(db.path() + ": run " + runId + " does not exist");
-    content["run"] = rowObject(run, {"chain_seq", "prev_hash", "record_hash", "chain_kind", "deleted_at", "owner_pid", "owner_token"});
-    if (format == ChainFormat::Keyed) {
-        const nlohmann::json dataset = rows(db, "SELECT d.* FROM datasets d JOIN runs r ON r.dataset_hash = d.hash WHERE r.id = ?1", runId);
-        content["dataset"] = dataset.empty() ? nlohmann::json() : dataset[0];
-    }
-    content["iterations"] = rows(db, "SELECT * FROM iterations WHERE run_id = ?1 ORDER BY seq", runId, {"run_id"});
-    content["telemetry"] = rows(db, "SELECT * FROM telemetry WHERE run_id = ?1 ORDER BY seq", runId, {"run_id"});
-    content["artifacts"] = rows(db, "SELECT kind, encoding, rows, cols, sha256 FROM artifacts WHERE run_id = ?1 ORDER BY kind", runId);
-    content["lineage"] = rows(db, kChainedEdges, runId);
-    return dump(content);
-}
-
 // What an event covers, read from the rows as they are now.
 std::string eventContent(Database& db, const std::string& kind, const std::string& subject, const std::string& at)
 {
@@ -242,10 +224,28 @@ std::optional<ChainHead> rememberedHead(Database& db)
 
 }  // namespace
 
+std::string canonicalRunContent(Database& db, const std::string& runId, ChainFormat format)
+{
+    nlohmann::json content;
+    Statement run(db, "SELECT * FROM runs WHERE id = ?1");
+    run.bindAll(runId);
+    if (!run.step()) throw StoreError(db.path() + ": run " + runId + " does not exist");
+    content["run"] = rowObject(run, {"chain_seq", "prev_hash", "record_hash", "chain_kind", "deleted_at", "owner_pid", "owner_token"});
+    if (format == ChainFormat::Keyed) {
+        const nlohmann::json dataset = rows(db, "SELECT d.* FROM datasets d JOIN runs r ON r.dataset_hash = d.hash WHERE r.id = ?1", runId);
+        content["dataset"] = dataset.empty() ? nlohmann::json() : dataset[0];
+    }
+    content["iterations"] = rows(db, "SELECT * FROM iterations WHERE run_id = ?1 ORDER BY seq", runId, {"run_id"});
+    content["telemetry"] = rows(db, "SELECT * FROM telemetry WHERE run_id = ?1 ORDER BY seq", runId, {"run_id"});
+    content["artifacts"] = rows(db, "SELECT kind, encoding, rows, cols, sha256 FROM artifacts WHERE run_id = ?1 ORDER BY kind", runId);
+    content["lineage"] = rows(db, kChainedEdges, runId);
+    return dump(content);
+}
+
 void appendRunToChain(Database& db, const std::string& runId, ChainFormat format)
 {
     const ChainHead head = chainHead(db);
-    const std::string hash = seal(format, head.hash, runContent(db, runId, format), format == ChainFormat::Keyed ? requireKey() : "");
+    const std::string hash = seal(format, head.hash, canonicalRunContent(db, runId, format), format == ChainFormat::Keyed ? requireKey() : "");
     Statement update(db, format == ChainFormat::Keyed
                              ? "UPDATE runs SET chain_seq = ?1, prev_hash = ?2, record_hash = ?3, chain_kind = ?5 WHERE id = ?4"
                              : "UPDATE runs SET chain_seq = ?1, prev_hash = ?2, record_hash = ?3 WHERE id = ?4");
@@ -283,7 +283,6 @@ VerifyReport verifyChain(Database& db)
         return report;
     };
     ReadTransaction snapshot(db);
-    if (const std::string lost = lostChainRecords(db); !lost.empty()) return bad("", lost);
     // A store not yet migrated to v5 (opened read-only) has plain records only.
     const bool events = hasTable(db, "chain_events");
     const bool kinds = hasColumn(db, "runs", "chain_kind");
@@ -321,7 +320,7 @@ VerifyReport verifyChain(Database& db)
             key = readKey(file);
             if (!key) return bad(badId, "cannot check " + label + " and what follows: " + keyMissing(file));
         }
-        const std::string content = run ? runContent(db, id, format) : eventContent(db, kind, id, chain.text(6));
+        const std::string content = run ? canonicalRunContent(db, id, format) : eventContent(db, kind, id, chain.text(6));
         if (chain.text(4) != seal(format, prevHash, content, key.value_or("")))
             return bad(badId, label + ": its content does not match its seal (edited after it was recorded" +
                                   std::string(format == ChainFormat::Keyed ? ", or sealed with another chain key)" : ")"));
@@ -352,6 +351,9 @@ VerifyReport verifyChain(Database& db)
         prevHash = chain.text(4);
         ++expectedSeq;
     }
+    // After the records: a re-sealed record is named as such before it shows as a
+    // head that differs from the one remembered.
+    if (const std::string lost = lostChainRecords(db); !lost.empty()) return bad("", lost);
     if (events && !keyedStarted)
         return bad("", "the record where keyed sealing began is missing (the chain was re-sealed by someone without the key?)");
     // Rows that no record covers were written or edited behind the store's back.
@@ -398,7 +400,7 @@ std::string lostChainRecords(Database& db)
                "): the -wal file was deleted, or the store replaced by an older copy?";
     if (sealAt(db, remembered->seq) != remembered->hash)
         return "record #" + std::to_string(remembered->seq) + " is not the one that was written (" + headFile(db) +
-               " remembers another seal): records were lost (a deleted -wal file?) and others written in their place";
+               " remembers another seal): it was re-sealed, or records were lost (a deleted -wal file?) and others written in their place";
     return "";
 }
 

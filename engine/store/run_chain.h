@@ -48,6 +48,9 @@ enum class ChainFormat {
     Keyed,        // HMAC-SHA-256 with the chain key
 };
 
+// What a run record seals (see above), as the rows are now.
+std::string canonicalRunContent(Database& db, const std::string& runId, ChainFormat format);
+
 // Call inside a WriteTransaction, after the run's final state is written.
 void appendRunToChain(Database& db, const std::string& runId, ChainFormat format = ChainFormat::Keyed);
 // kind: "tombstone" (subject: the run id) or "edge" (subject: the lineage row id).

@@ -2,11 +2,15 @@
 // each earlier schema version (fixtures/schema_v1.sql, schema_v2.sql), a full round trip of a run with all its
 // parts, interrupted runs, the hash chain (verify passes on a clean store and names the
 // record the sqlite3 tool edited), tombstones and gc, and user text that looks like SQL.
+#include "engine/core/sha256.h"
 #include "engine/store/process_owner.h"
+#include "engine/store/run_chain.h"
 #include "engine/store/run_codec.h"
 #include "engine/store/run_store.h"
+#include "engine/store/sqlite_db.h"
 #include "engine/store/store_path.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
@@ -526,6 +530,164 @@ private slots:
         // deleted run may do that).
         tamper(QString("UPDATE artifacts SET data = NULL WHERE run_id = '%1'").arg(QString::fromStdString(ids[0])));
         QCOMPARE(RunStore(path.toStdString()).verify().firstBadRun, ids[0]);
+    }
+
+    // Three completed runs in a fresh store at `name`; returns their ids.
+    std::vector<std::string> threeRuns(const QString& name)
+    {
+        RunStore runStore(file(name).toStdString());
+        std::vector<std::string> ids;
+        for (int i = 0; i < 3; ++i) {
+            ids.push_back(runStore.beginRun(newRun()));
+            runStore.finishRun(ids.back(), outcome());
+        }
+        return ids;
+    }
+
+    void verifyCatchesAnEditReSealedWithoutTheKey()
+    {
+        // What a script that knows the format but not the key can do: edit run 2, then
+        // re-seal it and every later record, either with plain SHA-256 claiming the
+        // records predate keyed sealing, or with a seal it makes up.
+        for (const bool downgrade : {true, false}) {
+            const QString name = downgrade ? "reseal-plain.sqlite" : "reseal-guess.sqlite";
+            const std::vector<std::string> ids = threeRuns(name);
+            execSql(file(name), QByteArray("UPDATE runs SET metrics = '{\"inertia\":0.5}' WHERE id = '") + ids[1].c_str() + "'");
+            {
+                Database db(file(name).toStdString());
+                for (std::size_t i = 1; i < ids.size(); ++i) {
+                    Statement prev(db, "SELECT record_hash FROM runs WHERE chain_seq = (SELECT chain_seq - 1 FROM runs WHERE id = ?1)");
+                    prev.bindAll(ids[i]);
+                    QVERIFY(prev.step());
+                    const std::string sealed = sha256Hex(prev.text(0) + "\n" +
+                                                         canonicalRunContent(db, ids[i], downgrade ? ChainFormat::PlainSha256 : ChainFormat::Keyed));
+                    Statement update(db, downgrade ? "UPDATE runs SET record_hash = ?1, chain_kind = NULL WHERE id = ?2"
+                                                   : "UPDATE runs SET record_hash = ?1 WHERE id = ?2");
+                    update.bindAll(sealed, ids[i]).run();
+                    if (i + 1 < ids.size()) {
+                        Statement next(db, "UPDATE runs SET prev_hash = ?1 WHERE id = ?2");
+                        next.bindAll(sealed, ids[i + 1]).run();
+                    }
+                }
+            }
+            const VerifyReport report = RunStore(file(name).toStdString()).verify();
+            QVERIFY(!report.ok);
+            QVERIFY2(report.firstBadRun == ids[1], report.problem.c_str());
+            QVERIFY2(QString::fromStdString(report.problem).contains(downgrade ? "plain SHA-256 after keyed sealing" : "does not match its seal"),
+                     report.problem.c_str());
+        }
+    }
+
+    void verifyCatchesAnEditedDatasetRow()
+    {
+        const std::vector<std::string> ids = threeRuns("dataset-edit.sqlite");
+        execSql(file("dataset-edit.sqlite"), "UPDATE datasets SET source = '/data/other.csv', rows = 7");
+        const VerifyReport report = RunStore(file("dataset-edit.sqlite").toStdString()).verify();
+        QVERIFY(!report.ok);
+        QCOMPARE(report.firstBadRun, ids[0]);  // every run read it; the first is named
+        QVERIFY2(QString::fromStdString(report.problem).contains("does not match its seal"), report.problem.c_str());
+    }
+
+    void verifyCatchesADeletionOutsideTheStore()
+    {
+        const QString path = file("forged-delete.sqlite");
+        const std::vector<std::string> ids = threeRuns("forged-delete.sqlite");
+        // Marked deleted and its artifacts dropped, as gc would after a real deletion.
+        execSql(path, QByteArray("UPDATE runs SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = '") + ids[1].c_str() +
+                          "'; UPDATE artifacts SET data = NULL WHERE run_id = '" + ids[1].c_str() + "'");
+        VerifyReport report = RunStore(path.toStdString()).verify();
+        QVERIFY(!report.ok);
+        QCOMPARE(report.firstBadRun, ids[1]);
+        QVERIFY2(QString::fromStdString(report.problem).contains("no deletion of it is in the chain"), report.problem.c_str());
+
+        // A real deletion is a chained event: undoing it or changing its time is an edit.
+        execSql(path, "UPDATE runs SET deleted_at = NULL");
+        {
+            RunStore runStore(path.toStdString());
+            runStore.deleteRun(ids[2]);
+            runStore.collectGarbage();
+            report = runStore.verify();
+            QVERIFY2(!report.ok && report.firstBadRun == ids[1], report.problem.c_str());  // ids[1]'s bytes are still gone
+        }
+        execSql(path, QByteArray("UPDATE runs SET deleted_at = NULL WHERE id = '") + ids[2].c_str() + "'");
+        report = RunStore(path.toStdString()).verify();
+        QCOMPARE(report.firstBadRun, ids[1]);  // the first problem in chain order
+        const QString restored = file("undelete.sqlite");
+        const std::vector<std::string> kept = threeRuns("undelete.sqlite");
+        {
+            RunStore runStore(restored.toStdString());
+            runStore.deleteRun(kept[0]);
+            runStore.addEdge({"run", kept[1], "run", kept[2], "compared_with", ""});
+            QVERIFY(runStore.verify().ok);
+        }
+        execSql(restored, "UPDATE runs SET deleted_at = NULL");
+        report = RunStore(restored.toStdString()).verify();
+        QCOMPARE(report.firstBadRun, kept[0]);
+        QVERIFY2(QString::fromStdString(report.problem).contains("the deletion of run " + QString::fromStdString(kept[0])), report.problem.c_str());
+        // An edge added after the runs completed is chained too.
+        const QString edges = file("edge.sqlite");
+        const std::vector<std::string> linked = threeRuns("edge.sqlite");
+        RunStore(edges.toStdString()).addEdge({"run", linked[0], "run", linked[1], "compared_with", ""});
+        execSql(edges, "UPDATE lineage SET src = 'ffffffff' WHERE relation = 'compared_with'");
+        report = RunStore(edges.toStdString()).verify();
+        QVERIFY2(!report.ok && QString::fromStdString(report.problem).contains("lineage edge"), report.problem.c_str());
+        execSql(edges, "INSERT INTO lineage(src_kind, src, dst_kind, dst, relation, created_at) "
+                       "VALUES ('run', 'a', 'report', 'forged.pdf', 'report', '2026-01-01')");
+        execSql(edges, "UPDATE lineage SET src = '" + QByteArray(linked[0].c_str()) + "' WHERE relation = 'compared_with'");
+        report = RunStore(edges.toStdString()).verify();
+        QVERIFY2(!report.ok && QString::fromStdString(report.problem).contains("is not in the chain"), report.problem.c_str());
+    }
+
+    void aLostWalIsReportedOnTheNextOpen()
+    {
+        const QString path = file("wal/runs.sqlite");
+        std::string second;
+        {
+            const std::vector<std::string> first = threeRuns("wal/runs.sqlite");  // checkpointed into the file on close
+            RunStore holder(path.toStdString());  // keeps the next commit in the -wal file
+            {
+                RunStore other(path.toStdString());  // another process completes a run
+                second = other.beginRun(newRun());
+                other.finishRun(second, outcome());
+            }
+            QVERIFY(QFile::exists(path + "-wal"));
+            // The file as it is without its -wal (deleted, or copied without it), beside
+            // the remembered chain head.
+            QDir().mkpath(file("lost"));
+            QVERIFY(QFile::copy(path, file("lost/runs.sqlite")));
+            QVERIFY(QFile::copy(path + ".chain-head", file("lost/runs.sqlite.chain-head")));
+        }
+        QVERIFY(RunStore(path.toStdString()).verify().ok);  // the original, with its -wal, lost nothing
+        RunStore lost(file("lost/runs.sqlite").toStdString());
+        QVERIFY2(QString::fromStdString(lost.lostOnOpen()).contains("1 chained record was lost"), lost.lostOnOpen().c_str());
+        QVERIFY(lost.listRuns().size() == 3);
+        const VerifyReport report = lost.verify();
+        QVERIFY(!report.ok);
+        QVERIFY2(QString::fromStdString(report.problem).contains("-wal file was deleted"), report.problem.c_str());
+        // Runs recorded after the loss do not hide it.
+        lost.finishRun(lost.beginRun(newRun()), outcome());
+        QVERIFY(!RunStore(file("lost/runs.sqlite").toStdString()).verify().ok);
+    }
+
+    void aMissingChainKeyIsNamed()
+    {
+        const std::vector<std::string> ids = threeRuns("nokey.sqlite");
+        const QByteArray key = qgetenv("CLUSTERDESK_CHAIN_KEY");
+        qputenv("CLUSTERDESK_CHAIN_KEY", file("elsewhere/chain.key").toUtf8());
+        const VerifyReport report = RunStore(file("nokey.sqlite").toStdString()).verify();
+        QVERIFY(!report.ok);
+        QVERIFY2(QString::fromStdString(report.problem).contains("the chain key " + file("elsewhere/chain.key") + " is missing"),
+                 report.problem.c_str());
+        bool refused = false;
+        try {
+            RunStore runStore(file("nokey.sqlite").toStdString());
+            runStore.finishRun(runStore.beginRun(newRun()), outcome());
+        } catch (const StoreError& e) {
+            refused = QString(e.what()).contains("is missing");
+        }
+        QVERIFY(refused);  // never sealed with a new key that would orphan the old records
+        QVERIFY(!QFile::exists(file("elsewhere/chain.key")));
+        qputenv("CLUSTERDESK_CHAIN_KEY", key);
     }
 
     void aPathThatIsNotUtf8IsRecordedAndChained()
