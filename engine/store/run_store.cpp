@@ -217,8 +217,14 @@ std::optional<RunStatus> parseRunStatus(const std::string& text)
     return std::nullopt;
 }
 
-RunStore::RunStore(const std::filesystem::path& path) : m_db(std::make_unique<Database>(path.string()))
+RunStore::RunStore(const std::filesystem::path& path, StoreAccess access)
+    : m_db(std::make_unique<Database>(path.string(), access == StoreAccess::ReadOnly))
 {
+    if (access == StoreAccess::ReadOnly) {
+        requireReadable(*m_db);
+        m_lostOnOpen = lostChainRecords(*m_db);
+        return;
+    }
     migrate(*m_db);
     m_lostOnOpen = lostChainRecords(*m_db);  // before this open appends anything
     m_interruptedOnOpen = markInterrupted();

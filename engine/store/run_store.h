@@ -166,6 +166,12 @@ struct GcReport {
 
 class Database;
 
+// ReadOnly: for commands that only read (list, show, diff, verify, export). The file is
+// opened with SQLITE_OPEN_READONLY and nothing is written: no journal-mode switch, no
+// migration, no interrupted runs marked; so a store on a read-only medium or without
+// write permission can still be read. It must already exist.
+enum class StoreAccess { ReadWrite, ReadOnly };
+
 class RunStore {
 public:
     static constexpr int kSchemaVersion = 5;  // PRAGMA user_version; migrations in schema.cpp
@@ -173,8 +179,8 @@ public:
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.
     // Throws StoreError (naming the file) when it cannot, or when the file was written
-    // by a newer schema.
-    explicit RunStore(const std::filesystem::path& path);
+    // by a newer schema (or, read-only, by one too old to read without migrating).
+    explicit RunStore(const std::filesystem::path& path, StoreAccess access = StoreAccess::ReadWrite);
     ~RunStore();
     RunStore(const RunStore&) = delete;
     RunStore& operator=(const RunStore&) = delete;

@@ -180,14 +180,34 @@ int userVersion(Database& db)
     return static_cast<int>(version.integer(0));
 }
 
-}  // namespace
+// The oldest schema the reading queries work on without migrating: v4 added the last
+// column they name (iterations.ranks).
+constexpr int kOldestReadableVersion = 4;
 
-int migrate(Database& db)
+int knownVersion(Database& db)
 {
     const int found = userVersion(db);
     if (found > kLatestSchemaVersion)
         throw StoreError(db.path() + ": written by a newer ClusterDesk (schema version " + std::to_string(found) +
                          ", this build knows up to " + std::to_string(kLatestSchemaVersion) + ")");
+    return found;
+}
+
+}  // namespace
+
+void requireReadable(Database& db)
+{
+    const int found = knownVersion(db);
+    if (found == 0) throw StoreError(db.path() + ": not a run store (empty, or not written by ClusterDesk)");
+    if (found < kOldestReadableVersion)
+        throw StoreError(db.path() + ": written by an older ClusterDesk (schema version " + std::to_string(found) +
+                         "); it is opened read-only here and cannot be brought up to date: run a command that writes "
+                         "(e.g. runs gc) where the file is writable");
+}
+
+int migrate(Database& db)
+{
+    const int found = knownVersion(db);
     if (found == kLatestSchemaVersion) return found;
     while (true) {
         // The version is re-read under the write lock: another process may have

@@ -24,4 +24,9 @@ inline constexpr int kLatestSchemaVersion = RunStore::kSchemaVersion;
 // version found. Throws StoreError for a file written by a newer schema.
 int migrate(Database& db);
 
+// For a file opened read-only, which is never migrated: throws StoreError unless its
+// schema is one this build reads as it is (v4, whose columns every query names, or
+// later up to the latest; verify treats a v4 chain as plain SHA-256 records).
+void requireReadable(Database& db);
+
 }  // namespace clusterdesk::store

@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -688,6 +689,48 @@ private slots:
         QVERIFY(refused);  // never sealed with a new key that would orphan the old records
         QVERIFY(!QFile::exists(file("elsewhere/chain.key")));
         qputenv("CLUSTERDESK_CHAIN_KEY", key);
+    }
+
+    void aReadOnlyOpenChangesNothing()
+    {
+        const QString path = file("readonly/runs.sqlite");
+        std::string done, dead;
+        {
+            RunStore runStore(path.toStdString());
+            done = runStore.beginRun(newRun());
+            runStore.finishRun(done, outcome());
+            dead = runStore.beginRun(newRun());
+        }
+        // Its owner gone: a read-write open would mark it interrupted.
+        execSql(path, "UPDATE runs SET owner_pid = 999999, owner_token = 'gone:1' WHERE status = 'running'");
+        QFile before(path);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray bytes = before.readAll();
+        {
+            RunStore reader(path.toStdString(), StoreAccess::ReadOnly);
+            QCOMPARE(reader.interruptedOnOpen(), 0);
+            QCOMPARE(reader.listRuns().size(), std::size_t(2));
+            QVERIFY(reader.loadRun(dead).info.status == RunStatus::Running);
+            QCOMPARE(reader.loadRun(done).labels, outcome().labels);
+            const VerifyReport report = reader.verify();
+            QVERIFY2(report.ok, report.problem.c_str());
+            QVERIFY_THROWS_EXCEPTION(StoreError, reader.finishRun(dead, outcome()));  // SQLite refuses every write
+        }
+        QFile after(path);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QVERIFY(after.readAll() == bytes);
+        QCOMPARE(QFileInfo(path + "-wal").size(), 0);  // SQLite may leave an empty one; nothing was written to it
+
+        // A file from a schema too old to read without migrating is refused, not migrated.
+        const QString old = file("readonly-v3.sqlite");
+        loadFixture(3, old);
+        try {
+            RunStore reader(old.toStdString(), StoreAccess::ReadOnly);
+            QFAIL("an old schema was opened read-only");
+        } catch (const StoreError& e) {
+            QVERIFY2(QString(e.what()).contains("older ClusterDesk (schema version 3)"), e.what());
+        }
+        QCOMPARE(queryText(old, "PRAGMA user_version"), QString("3"));
     }
 
     void aPathThatIsNotUtf8IsRecordedAndChained()
