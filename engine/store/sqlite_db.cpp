@@ -77,7 +77,8 @@ void Database::openReadOnly()
 {
     open(m_path, SQLITE_OPEN_READONLY);
     // A WAL file is read through its -shm index, which SQLite creates on the first read;
-    // in a directory nobody may write that fails (SQLITE_CANTOPEN).
+    // in a directory nobody may write that fails (SQLITE_CANTOPEN, or SQLITE_READONLY_*
+    // when it cannot set the index up).
     const int probe = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
     if (probe == SQLITE_OK) return;
     const std::string message = sqlite3_errmsg(m_db);
@@ -85,7 +86,9 @@ void Database::openReadOnly()
     m_db = nullptr;
     std::error_code ec;
     // Immutable skips the -wal file: only right when there is none holding commits.
-    if ((probe & 0xff) != SQLITE_CANTOPEN || std::filesystem::file_size(m_path + "-wal", ec) > 0)
+    const bool noIndex = (probe & 0xff) == SQLITE_CANTOPEN || (probe & 0xff) == SQLITE_READONLY;
+    const std::uintmax_t walBytes = std::filesystem::file_size(m_path + "-wal", ec);  // an error: there is none
+    if (!noIndex || (!ec && walBytes > 0))
         throw StoreError(m_path + ": cannot read the run store: " + message);
     open(fileUri(m_path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
 }

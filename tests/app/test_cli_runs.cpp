@@ -16,6 +16,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 const QString kInjection = "'; DROP TABLE runs; --";
@@ -65,6 +68,12 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        // The chain key of these stores, in the test's own folder (never the user's).
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+    }
+
     void init()
     {
         static int n = 0;
@@ -207,6 +216,84 @@ private slots:
         const CliResult bad = runCli(QStringList{"runs", "verify"} + db());
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.out.contains("run " + first) && !bad.out.contains(second), qPrintable(bad.out));
+    }
+
+    void verifyNamesWhatWasTamperedWith()
+    {
+        const QString tool = QStandardPaths::findExecutable("sqlite3");
+        if (tool.isEmpty()) QSKIP("the sqlite3 command-line tool is not installed (scripts/install-deps.sh installs it)");
+        const QString first = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        const QString second = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "2"});
+        const auto tamper = [&](const QString& sql) {
+            QProcess sqlite;
+            sqlite.start(tool, {m_db, sql});
+            QVERIFY(sqlite.waitForFinished());
+            QCOMPARE(sqlite.exitCode(), 0);
+        };
+        // Hidden as if deleted and collected, outside the store.
+        tamper("UPDATE runs SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = '" + second +
+               "'; UPDATE artifacts SET data = NULL WHERE run_id = '" + second + "'");
+        CliResult bad = runCli(QStringList{"runs", "verify"} + db());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("run " + second + " is marked deleted, but no deletion of it is in the chain"), qPrintable(bad.out));
+        tamper("UPDATE runs SET deleted_at = NULL");
+        QCOMPARE(runCli(QStringList{"runs", "delete", second} + db()).exitCode, 0);  // a real deletion is chained
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        // The dataset row, which runs show displays, is sealed too.
+        tamper("UPDATE datasets SET rows = 301");
+        bad = runCli(QStringList{"runs", "verify"} + db());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("run " + first) && bad.out.contains("does not match its seal"), qPrintable(bad.out));
+        // Without the key nothing can be checked, and the CLI says which key is missing.
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("nowhere/chain.key").toUtf8());
+        bad = runCli(QStringList{"runs", "verify"} + db());
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("the chain key " + m_dir.filePath("nowhere/chain.key") + " is missing"), qPrintable(bad.out));
+    }
+
+    void aStoreNobodyMayWriteIsListedAndVerified()
+    {
+        const QString dir = m_dir.filePath("readonly");
+        QVERIFY(QDir().mkpath(dir));
+        m_db = dir + "/runs.sqlite";
+        const QString id = run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});
+        QVERIFY(!QFile::exists(m_db + "-wal"));  // the last writer checkpointed it away
+        // Root reads past permission bits, so as root the reader is `nobody`, with a copy
+        // of the chain key it may read.
+        const bool root = ::geteuid() == 0;
+        const QString key = m_dir.filePath("readonly-key");
+        QVERIFY(QFile::copy(m_dir.filePath("keys/chain.key"), key));
+        if (root) {
+            const QString setpriv = QStandardPaths::findExecutable("setpriv");
+            if (setpriv.isEmpty()) QSKIP("running as root without setpriv (util-linux): no user who cannot write the store");
+            QVERIFY(::chown(key.toUtf8().constData(), 65534, 65534) == 0);
+            QVERIFY(::chmod(m_dir.path().toUtf8().constData(), 0755) == 0);  // nobody may reach it, not write it
+        }
+        QVERIFY(::chmod(m_db.toUtf8().constData(), 0444) == 0);
+        QVERIFY(::chmod(dir.toUtf8().constData(), 0555) == 0);
+        const auto asReader = [&](const QStringList& args) {
+            QProcess process;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("CLUSTERDESK_CHAIN_KEY", key);
+            process.setProcessEnvironment(env);
+            const QString cli = CLUSTERDESK_BIN_DIR "/clusterdesk-cli";
+            if (root) process.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", "--", cli} + args + db());
+            else process.start(cli, args + db());
+            [&] { QVERIFY(process.waitForFinished(60000)); }();
+            return CliResult{process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+                             QString::fromUtf8(process.readAllStandardError())};
+        };
+        const CliResult listed = asReader({"runs", "list"});
+        const CliResult verified = asReader({"runs", "verify"});
+        const CliResult shown = asReader({"runs", "show", id});
+        const CliResult removed = asReader({"runs", "delete", id});  // a writing command cannot, and says so
+        QVERIFY(::chmod(dir.toUtf8().constData(), 0755) == 0);
+        QVERIFY2(listed.exitCode == 0 && listed.out.contains(id.left(8)), qPrintable(describe(listed)));
+        QVERIFY2(verified.exitCode == 0 && verified.out.contains("ok: 1 records"), qPrintable(describe(verified)));
+        QVERIFY2(shown.exitCode == 0 && shown.out.contains(id), qPrintable(describe(shown)));
+        QVERIFY2(removed.exitCode != 0 && removed.err.contains(m_db), qPrintable(describe(removed)));
+        QVERIFY(!QFile::exists(m_db + "-shm"));
     }
 
     void deletedRunsLeaveTheListAndGcRemovesTheirArtifacts()
