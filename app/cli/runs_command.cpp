@@ -11,6 +11,8 @@
 #include "engine/core/printable.h"
 #include "engine/store/run_store.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -69,10 +71,19 @@ int parseCount(const std::string& option, const std::string& text)
 }
 
 // Reading commands open the store read-only (it may sit on a read-only medium, and
-// reading must never change it); each one says first when the file lost records.
+// reading must never change it); each one says first when the file lost records. A
+// file whose schema is too old to read as it is (or that another process is still
+// creating) is opened read-write, which migrates it, only where it may be written.
 std::unique_ptr<store::RunStore> openStore(const std::string& dbOption, store::StoreAccess access)
 {
-    auto runStore = std::make_unique<store::RunStore>(existingStorePath(dbOption), access);
+    const std::string path = existingStorePath(dbOption);
+    std::unique_ptr<store::RunStore> runStore;
+    try {
+        runStore = std::make_unique<store::RunStore>(path, access);
+    } catch (const store::SchemaNeedsMigration&) {
+        if (::access(path.c_str(), W_OK) != 0) throw;
+        runStore = std::make_unique<store::RunStore>(path, store::StoreAccess::ReadWrite);
+    }
     if (!runStore->lostOnOpen().empty())
         std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
     return runStore;

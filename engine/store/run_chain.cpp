@@ -222,6 +222,22 @@ std::optional<ChainHead> rememberedHead(Database& db)
     return head;
 }
 
+std::string lostRecords(Database& db, const std::optional<ChainHead>& remembered)
+{
+    if (!remembered) return "";
+    const ChainHead head = chainHead(db);
+    if (head.seq < remembered->seq)
+        return std::to_string(remembered->seq - head.seq) + " chained record" + (remembered->seq - head.seq == 1 ? " was" : "s were") +
+               " lost (completed runs, deletions or edges up to record #" + std::to_string(remembered->seq) + ", which " +
+               headFile(db) + " remembers; the chain now ends at #" + std::to_string(head.seq) +
+               "): the -wal file was deleted, or the store replaced by an older copy?";
+    if (sealAt(db, remembered->seq) != remembered->hash)
+        return "record #" + std::to_string(remembered->seq) + " is not the one that was written (" + headFile(db) +
+               " remembers another seal): it was re-sealed, or records were lost (a deleted -wal file?) and others written in their place";
+    return "";
+}
+
+
 }  // namespace
 
 std::string canonicalRunContent(Database& db, const std::string& runId, ChainFormat format)
@@ -282,6 +298,10 @@ VerifyReport verifyChain(Database& db)
         report.problem = problem;
         return report;
     };
+    // Read before the snapshot starts: the remembered head is always of a committed
+    // state, so a snapshot taken after it holds that state (read later, it could be
+    // ahead of the snapshot and look like a loss).
+    const std::optional<ChainHead> remembered = rememberedHead(db);
     ReadTransaction snapshot(db);
     // A store not yet migrated to v5 (opened read-only) has plain records only.
     const bool events = hasTable(db, "chain_events");
@@ -353,7 +373,7 @@ VerifyReport verifyChain(Database& db)
     }
     // After the records: a re-sealed record is named as such before it shows as a
     // head that differs from the one remembered.
-    if (const std::string lost = lostChainRecords(db); !lost.empty()) return bad("", lost);
+    if (const std::string lost = lostRecords(db, remembered); !lost.empty()) return bad("", lost);
     if (events && !keyedStarted)
         return bad("", "the record where keyed sealing began is missing (the chain was re-sealed by someone without the key?)");
     // Rows that no record covers were written or edited behind the store's back.
@@ -390,18 +410,8 @@ void rememberChainHead(Database& db)
 
 std::string lostChainRecords(Database& db)
 {
-    const std::optional<ChainHead> remembered = rememberedHead(db);
-    if (!remembered) return "";
-    const ChainHead head = chainHead(db);
-    if (head.seq < remembered->seq)
-        return std::to_string(remembered->seq - head.seq) + " chained record" + (remembered->seq - head.seq == 1 ? " was" : "s were") +
-               " lost (completed runs, deletions or edges up to record #" + std::to_string(remembered->seq) + ", which " +
-               headFile(db) + " remembers; the chain now ends at #" + std::to_string(head.seq) +
-               "): the -wal file was deleted, or the store replaced by an older copy?";
-    if (sealAt(db, remembered->seq) != remembered->hash)
-        return "record #" + std::to_string(remembered->seq) + " is not the one that was written (" + headFile(db) +
-               " remembers another seal): it was re-sealed, or records were lost (a deleted -wal file?) and others written in their place";
-    return "";
+    // The file first: what lostRecords then reads of the database is at least as new.
+    return lostRecords(db, rememberedHead(db));
 }
 
 }  // namespace clusterdesk::store

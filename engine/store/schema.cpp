@@ -198,9 +198,9 @@ int knownVersion(Database& db)
 void requireReadable(Database& db)
 {
     const int found = knownVersion(db);
-    if (found == 0) throw StoreError(db.path() + ": not a run store (empty, or not written by ClusterDesk)");
+    if (found == 0) throw SchemaNeedsMigration(db.path() + ": not a run store yet (empty: being created, or not written by ClusterDesk)");
     if (found < kOldestReadableVersion)
-        throw StoreError(db.path() + ": written by an older ClusterDesk (schema version " + std::to_string(found) +
+        throw SchemaNeedsMigration(db.path() + ": written by an older ClusterDesk (schema version " + std::to_string(found) +
                          "); it is opened read-only here and cannot be brought up to date: run a command that writes "
                          "(e.g. runs gc) where the file is writable");
 }

@@ -18,4 +18,11 @@ public:
     using StoreError::StoreError;
 };
 
+// A store opened read-only whose schema must be migrated before it can be read (or one
+// still being created by another process): what() says what to do.
+class SchemaNeedsMigration : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 }  // namespace clusterdesk::store
