@@ -79,7 +79,13 @@ void Database::openReadOnly()
     // A WAL file is read through its -shm index, which SQLite creates on the first read;
     // in a directory nobody may write that fails (SQLITE_CANTOPEN, or SQLITE_READONLY_*
     // when it cannot set the index up).
-    const int probe = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+    // A writer recovering or restarting the WAL answers SQLITE_BUSY for a moment:
+    // retried up to the busy timeout, as the switch to WAL is.
+    int probe = SQLITE_BUSY;
+    for (int attempt = 0; (probe & 0xff) == SQLITE_BUSY && attempt * 10 <= kBusyTimeoutMs; ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        probe = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+    }
     if (probe == SQLITE_OK) return;
     const std::string message = sqlite3_errmsg(m_db);
     sqlite3_close(m_db);
