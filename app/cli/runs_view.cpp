@@ -137,7 +137,7 @@ std::string runShowText(const store::RunRecord& record)
                           " telemetry samples, " + (record.labels.empty() ? "no labels" : std::to_string(record.labels.size()) + " labels") +
                           ", " + (record.centroids.empty() ? "no centroids" : std::to_string(record.k) + " centroids") +
                           (record.artifactsCollected ? " (artifacts removed by gc)" : ""));
-    if (r.chainSeq) field("chain", "record #" + std::to_string(*r.chainSeq) + ", sha256 " + r.recordHash);
+    if (r.chainSeq) field("chain", "record #" + std::to_string(*r.chainSeq) + ", seal " + r.recordHash);
     for (const store::LineageEdge& e : record.lineage)
         field("lineage", e.srcKind + " " + (e.srcKind == "run" ? shortId(e.src) : e.src.substr(0, 12)) + " -> " + e.dstKind + " " +
                              (e.dstKind == "run" ? shortId(e.dst) : e.dst) + "  (" + e.relation + ")");

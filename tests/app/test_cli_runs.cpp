@@ -1,8 +1,9 @@
 // clusterdesk-cli and the run store, as a user meets them: runs are recorded by
 // default, listed, shown, re-run (exact mode reproduces the labels bit for bit, fast
 // mode reports the ARI), diffed, exported, verified after an edit with the sqlite3
-// tool, deleted and collected; failures are recorded with their reason; text that
-// looks like SQL is only ever data.
+// tool (and what was tampered with is named), deleted and collected; failures are
+// recorded with their reason; text that looks like SQL is only ever data; control
+// characters in names are shown escaped; a store nobody may write is still read.
 #include "cli_runner.h"
 
 #include <QDir>

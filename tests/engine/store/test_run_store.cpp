@@ -1,7 +1,10 @@
 // The run store on real SQLite files: schema creation, migration from a file written by
-// each earlier schema version (fixtures/schema_v1.sql, schema_v2.sql), a full round trip of a run with all its
-// parts, interrupted runs, the hash chain (verify passes on a clean store and names the
-// record the sqlite3 tool edited), tombstones and gc, and user text that looks like SQL.
+// each earlier schema version (fixtures/schema_v1.sql .. schema_v3.sql), a full round trip of a run with all its
+// parts, interrupted runs (and owners that cannot be identified), orderings that tie on
+// start time, results with NaN refused as ok, the read-only open, the chain (verify passes
+// on a clean store and names the record behind each tampering: an edit, an edit re-sealed
+// without the key, the datasets table, a deletion or edge made outside the store, a lost
+// -wal file, a missing key), tombstones and gc, and user text that looks like SQL.
 #include "engine/core/sha256.h"
 #include "engine/store/process_owner.h"
 #include "engine/store/run_chain.h"
