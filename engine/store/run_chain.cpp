@@ -119,11 +119,10 @@ std::string hexOf(const unsigned char* bytes, std::size_t size)
 // cannot be read or holds no key: a wrong key must never seal or judge anything.
 std::optional<std::string> readKey(const std::filesystem::path& file)
 {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec) && !ec) return std::nullopt;
     std::ifstream in(file);
-    if (!in) {
-        if (errno == ENOENT) return std::nullopt;
-        throw StoreError(file.string() + ": cannot read the run store's chain key: " + std::strerror(errno));
-    }
+    if (!in) throw StoreError(file.string() + ": cannot read the run store's chain key: " + std::strerror(errno));
     std::string hex;
     std::getline(in, hex);
     if (hex.size() != 2 * kKeyBytes || hex.find_first_not_of("0123456789abcdef") != std::string::npos)
@@ -236,7 +235,6 @@ std::string lostRecords(Database& db, const std::optional<ChainHead>& remembered
                " remembers another seal): it was re-sealed, or records were lost (a deleted -wal file?) and others written in their place";
     return "";
 }
-
 
 }  // namespace
 
