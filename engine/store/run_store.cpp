@@ -16,9 +16,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <functional>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <type_traits>
 
 namespace clusterdesk::store {
@@ -162,7 +162,7 @@ const char* orderClause(RunSort sort, bool descending)
     return "ORDER BY started_at DESC, rowid DESC";
 }
 
-// The first value in a result that is NaN or infinite, named (e.g. "centroid 3"), or
+// The first value in a result that is NaN or infinite, named (e.g. "centroid value 3"), or
 // empty. nlohmann::json writes a non-finite double as null, so a null in the metrics
 // (every metric is a number, a string or a flag) is one too.
 std::string firstNonFinite(const RunOutcome& o)
@@ -287,7 +287,7 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     // A NaN result is no result: recorded as ok it would pass verify and be cited.
     if (outcome.status == RunStatus::Ok)
         if (const std::string bad = firstNonFinite(outcome); !bad.empty())
-            throw NonFiniteResult(path() + ": run " + id + " cannot be recorded as ok: its " + bad + " is not a finite number");
+            throw NonFiniteResult(path() + ": run " + id + " cannot be recorded as ok: " + bad + " is not a finite number");
     WriteTransaction transaction(*m_db);
     {
         Statement current(*m_db, "SELECT status, failure FROM runs WHERE id = ?1");

@@ -192,7 +192,9 @@ public:
     // saw (a deleted -wal file); verify() reports it too.
     const std::string& lostOnOpen() const { return m_lostOnOpen; }
 
-    // Writing a run. beginRun returns the new run's id.
+    // Writing a run. beginRun returns the new run's id. finishRun refuses to record as
+    // ok a result that holds NaN or infinity (NonFiniteResult, naming the value) and
+    // writes nothing then: the caller records the run as failed with that reason.
     std::string beginRun(const NewRun& run);
     void finishRun(const std::string& id, const RunOutcome& outcome);
 
