@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -295,6 +297,31 @@ private slots:
         QVERIFY2(shown.exitCode == 0 && shown.out.contains(id), qPrintable(describe(shown)));
         QVERIFY2(removed.exitCode != 0 && removed.err.contains(m_db), qPrintable(describe(removed)));
         QVERIFY(!QFile::exists(m_db + "-shm"));
+    }
+
+    void aLostWalIsReportedByTheNextCommand()
+    {
+        run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});  // checkpointed into the file: the CLI closed it last
+        // Another process (this test) keeps the file open, so the next run's commit stays
+        // in the -wal file when the CLI exits.
+        sqlite3* holder = nullptr;
+        QCOMPARE(sqlite3_open(m_db.toUtf8().constData(), &holder), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(holder, "SELECT count(*) FROM runs", nullptr, nullptr, nullptr), SQLITE_OK);
+        run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});
+        const bool walHeldIt = QFileInfo(m_db + "-wal").size() > 0;
+        // The file without its -wal, beside its remembered chain head.
+        const QString lost = m_dir.filePath("lost-wal.sqlite");
+        const bool copied = QFile::copy(m_db, lost) && QFile::copy(m_db + ".chain-head", lost + ".chain-head");
+        sqlite3_close(holder);
+        QVERIFY(walHeldIt);
+        QVERIFY(copied);
+        const CliResult listed = runCli({"runs", "list", "--db", lost});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(listed.err.contains("warning") && listed.err.contains("1 chained record was lost"), qPrintable(describe(listed)));
+        const CliResult verify = runCli({"runs", "verify", "--db", lost});
+        QCOMPARE(verify.exitCode, 1);
+        QVERIFY2(verify.out.contains("the -wal file was deleted"), qPrintable(describe(verify)));
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);  // the original lost nothing
     }
 
     void deletedRunsLeaveTheListAndGcRemovesTheirArtifacts()
