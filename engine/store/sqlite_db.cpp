@@ -76,11 +76,10 @@ void Database::open(const std::string& name, int flags)
 void Database::openReadOnly()
 {
     open(m_path, SQLITE_OPEN_READONLY);
-    // A WAL file is read through its -shm index, which SQLite creates on the first read;
-    // in a directory nobody may write that fails (SQLITE_CANTOPEN, or SQLITE_READONLY_*
-    // when it cannot set the index up).
-    // A writer recovering or restarting the WAL answers SQLITE_BUSY for a moment:
-    // retried up to the busy timeout, as the switch to WAL is.
+    // The first read sets up the -shm index of the WAL file. A writer recovering or
+    // restarting the WAL answers SQLITE_BUSY for a moment: retried up to the busy
+    // timeout, as the switch to WAL is. In a directory nobody may write the index cannot
+    // be created (SQLITE_CANTOPEN, or SQLITE_READONLY_* when it cannot be set up).
     int probe = SQLITE_BUSY;
     for (int attempt = 0; (probe & 0xff) == SQLITE_BUSY && attempt * 10 <= kBusyTimeoutMs; ++attempt) {
         if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
