@@ -1,7 +1,7 @@
 # clusterdesk_add_test(NAME SOURCES ... [LIBS ...] [LABELS ...])
 # One Qt Test executable per source file under test, registered with CTest. Tests run
 # with the offscreen platform and a fixed DPI so they behave the same everywhere, and
-# with a run store inside the build directory, never the user's.
+# with a run store (and its chain key) inside the build directory, never the user's.
 function(clusterdesk_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -15,7 +15,7 @@ function(clusterdesk_add_test name)
   endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_FONT_DPI=96;OMP_NUM_THREADS=2;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/test-home/share;CLUSTERDESK_DB=${CMAKE_BINARY_DIR}/test-home/runs.sqlite"
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_FONT_DPI=96;OMP_NUM_THREADS=2;XDG_DATA_HOME=${CMAKE_BINARY_DIR}/test-home/share;CLUSTERDESK_DB=${CMAKE_BINARY_DIR}/test-home/runs.sqlite;CLUSTERDESK_CHAIN_KEY=${CMAKE_BINARY_DIR}/test-home/chain.key"
     LABELS "${ARG_LABELS}")
   if(ARG_TIMEOUT)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})

@@ -103,13 +103,17 @@ Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
                           the labels bit for bit (exit 1 otherwise), fast mode
                           reports the ARI against the stored labels
   runs diff ID ID         parameters, topology, metrics, and the ARI of the labels
-  runs verify             recomputes the hash chain, names the first edited record
+  runs verify             recomputes the chain, names the first edited record, a
+                          deletion or edge made outside the store, lost records
   runs export ID --out DIR  run.json, labels.csv, centroids.csv, iterations.csv,
                           telemetry.csv
   runs delete ID          hides a run (its record stays in the hash chain)
   runs gc                 removes the stored labels and centroids of deleted runs
 The store is $CLUSTERDESK_DB if set, else $XDG_DATA_HOME/clusterdesk/runs.sqlite,
-else ~/.local/share/clusterdesk/runs.sqlite; the GUI uses the same file.
+else ~/.local/share/clusterdesk/runs.sqlite; the GUI uses the same file. Its chain is
+sealed with the key $CLUSTERDESK_CHAIN_KEY, else $XDG_CONFIG_HOME/clusterdesk/chain.key,
+else ~/.config/clusterdesk/chain.key (made on first use; keep it with the store's backups).
+list, show, diff, verify and export open the store read-only.
 
 Exit codes: 0 success, 1 a check failed (runs verify, runs rerun), 2 usage error,
 3 bad input data, 4 engine, device or run store error, 5 an output file could not be

@@ -28,7 +28,14 @@ RunRecorder::~RunRecorder()
 
 void RunRecorder::complete(const RunSummaryInput& summary, const PowerSampler& power)
 {
-    m_store.finishRun(m_id, store::finishedOutcome(summary, power));
+    try {
+        m_store.finishRun(m_id, store::finishedOutcome(summary, power));
+    } catch (const std::exception& e) {
+        // E.g. a NaN result the store refuses as ok: the run is recorded as failed with
+        // that reason, and the command still fails with it.
+        fail(store::RunStatus::Failed, std::string("its result could not be recorded: ") + e.what());
+        throw;
+    }
     m_finished = true;
 }
 

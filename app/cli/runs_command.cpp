@@ -8,11 +8,15 @@
 #include "runs_view.h"
 
 #include "engine/core/error.h"
+#include "engine/core/printable.h"
 #include "engine/store/run_store.h"
+
+#include <unistd.h>
 
 #include <charconv>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace clusterdesk::cli {
@@ -66,6 +70,25 @@ int parseCount(const std::string& option, const std::string& text)
     return value;
 }
 
+// Reading commands open the store read-only (it may sit on a read-only medium, and
+// reading must never change it); each one says first when the file lost records. A
+// file whose schema is too old to read as it is (or that another process is still
+// creating) is opened read-write, which migrates it, only where it may be written.
+std::unique_ptr<store::RunStore> openStore(const std::string& dbOption, store::StoreAccess access)
+{
+    const std::string path = existingStorePath(dbOption);
+    std::unique_ptr<store::RunStore> runStore;
+    try {
+        runStore = std::make_unique<store::RunStore>(path, access);
+    } catch (const store::SchemaNeedsMigration&) {
+        if (::access(path.c_str(), W_OK) != 0) throw;
+        runStore = std::make_unique<store::RunStore>(path, store::StoreAccess::ReadWrite);
+    }
+    if (!runStore->lostOnOpen().empty())
+        std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
+    return runStore;
+}
+
 store::RunSort parseSort(const std::string& text)
 {
     static const std::map<std::string, store::RunSort> keys = {
@@ -89,8 +112,8 @@ int list(const std::vector<std::string>& args)
     filter.descending = !a.has("--asc");
     if (a.has("--limit")) filter.limit = parseCount("--limit", a.value("--limit"));
     filter.includeDeleted = a.has("--deleted");
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const std::vector<store::RunInfo> runs = runStore.listRuns(filter);
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    const std::vector<store::RunInfo> runs = runStore->listRuns(filter);
     if (a.has("--json")) {
         nlohmann::json out = nlohmann::json::array();
         for (const store::RunInfo& run : runs) out.push_back(runInfoJson(run));
@@ -104,8 +127,8 @@ int list(const std::vector<std::string>& args)
 int show(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("show", args, 1, {}, {"--json"});
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const store::RunRecord record = runStore.loadRun(runStore.resolveId(a.positional[0]));
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
     std::cout << (a.has("--json") ? runRecordJson(record).dump(2) + "\n" : runShowText(record));
     return kExitOk;
 }
@@ -113,9 +136,9 @@ int show(const std::vector<std::string>& args)
 int diff(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("diff", args, 2, {}, {});
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const store::RunRecord first = runStore.loadRun(runStore.resolveId(a.positional[0]));
-    const store::RunRecord second = runStore.loadRun(runStore.resolveId(a.positional[1]));
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    const store::RunRecord first = runStore->loadRun(runStore->resolveId(a.positional[0]));
+    const store::RunRecord second = runStore->loadRun(runStore->resolveId(a.positional[1]));
     std::cout << runDiffText(first, second);
     return kExitOk;
 }
@@ -123,13 +146,18 @@ int diff(const std::vector<std::string>& args)
 int verify(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("verify", args, 0, {}, {});
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const store::VerifyReport report = runStore.verify();
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    const store::VerifyReport report = runStore->verify();
     if (!report.ok) {
-        std::cout << "verify    FAILED in " << runStore.path() << ": " << report.problem << '\n';
+        std::cout << "verify    FAILED in " << runStore->path() << ": " << printable(report.problem) << '\n';
         return kExitCheckFailed;
     }
-    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore.path() << " match\n";
+    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore->path() << " match";
+    if (report.events > 0) std::cout << " (and " << report.events << " deletions, edges and markers)";
+    std::cout << '\n';
+    if (report.plainRecords > 0)
+        std::cout << "          " << report.plainRecords
+                  << " of them were sealed before keyed sealing (plain SHA-256): a script could re-seal those after an edit\n";
     return kExitOk;
 }
 
@@ -137,18 +165,18 @@ int exportCommand(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("export", args, 1, {"--out"}, {});
     if (a.value("--out").empty()) throw UsageError("runs export needs --out DIR");
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const store::RunRecord record = runStore.loadRun(runStore.resolveId(a.positional[0]));
-    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore.path()))) std::cout << "wrote     " << file.string() << '\n';
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
+    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore->path()))) std::cout << "wrote     " << file.string() << '\n';
     return kExitOk;
 }
 
 int remove(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("delete", args, 1, {}, {});
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const std::string id = runStore.resolveId(a.positional[0]);
-    runStore.deleteRun(id);
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
+    const std::string id = runStore->resolveId(a.positional[0]);
+    runStore->deleteRun(id);
     std::cout << "deleted   run " << id << " (its record stays in the hash chain; runs gc removes its labels and centroids)\n";
     return kExitOk;
 }
@@ -156,8 +184,8 @@ int remove(const std::vector<std::string>& args)
 int gc(const std::vector<std::string>& args)
 {
     const Arguments a = parseArguments("gc", args, 0, {}, {});
-    store::RunStore runStore(existingStorePath(a.value("--db")));
-    const store::GcReport report = runStore.collectGarbage();
+    const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
+    const store::GcReport report = runStore->collectGarbage();
     std::cout << "gc        removed the artifacts of " << report.runs << " deleted run" << (report.runs == 1 ? "" : "s") << " ("
               << report.bytes << " bytes)\n";
     return kExitOk;

@@ -2,6 +2,8 @@
 
 #include "runs_view.h"
 
+#include "engine/core/printable.h"
+
 #include "engine/cluster/metrics.h"
 
 #include <cstdio>
@@ -29,7 +31,8 @@ void diffObjects(std::string& text, const std::string& section, const nlohmann::
         if (va == vb) continue;
         ++differences;
         char line[1024];
-        std::snprintf(line, sizeof line, "  %-10s %-22s %-30s %s\n", section.c_str(), key.c_str(), show(va).c_str(), show(vb).c_str());
+        std::snprintf(line, sizeof line, "  %-10s %-22s %-30s %s\n", section.c_str(), printable(key).c_str(), printable(show(va)).c_str(),
+                      printable(show(vb)).c_str());
         text += line;
     }
 }
@@ -38,7 +41,8 @@ void diffObjects(std::string& text, const std::string& section, const nlohmann::
 
 std::string runDiffText(const store::RunRecord& a, const store::RunRecord& b)
 {
-    std::string text = "run A  " + a.info.id + "  (" + a.info.startedAt + ")\nrun B  " + b.info.id + "  (" + b.info.startedAt + ")\n";
+    std::string text = "run A  " + a.info.id + "  (" + printable(a.info.startedAt) + ")\nrun B  " + b.info.id + "  (" +
+                       printable(b.info.startedAt) + ")\n";
     nlohmann::json ja = runInfoJson(a.info);
     nlohmann::json jb = runInfoJson(b.info);
     int differences = 0;

@@ -1,5 +1,7 @@
 #include "runs_view.h"
 
+#include "engine/core/printable.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -96,9 +98,10 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
         if (r.deleted) status += "*";
         const nlohmann::json metrics = parsedOrEmpty(r.metricsJson);
         std::snprintf(line, sizeof line, "%-8s  %-19.19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-8s  %s\n", shortId(r.id).c_str(),
-                      r.startedAt.c_str(), status.c_str(), r.algorithm.c_str(), r.mode.c_str(), r.topology.c_str(),
+                      printable(r.startedAt).c_str(), status.c_str(), printable(r.algorithm).c_str(), printable(r.mode).c_str(),
+                      printable(r.topology).c_str(),
                       metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
-                      metric(metrics, "seconds_total", "%.3f").c_str(), r.datasetSource.c_str());
+                      metric(metrics, "seconds_total", "%.3f").c_str(), printable(r.datasetSource).c_str());
         text += line;
     }
     if (runs.empty()) text += "(no runs)\n";
@@ -113,7 +116,7 @@ std::string runShowText(const store::RunRecord& record)
         if (value.empty()) return;
         std::string label = name;
         label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
-        text += label + value + "\n";
+        text += label + printable(value) + "\n";  // paths and messages come from outside
     };
     field("run", r.id + (r.deleted ? "  (deleted)" : ""));
     field("status", store::toString(r.status) + (r.failure.empty() ? "" : " (" + r.failure + ")"));
@@ -134,7 +137,7 @@ std::string runShowText(const store::RunRecord& record)
                           " telemetry samples, " + (record.labels.empty() ? "no labels" : std::to_string(record.labels.size()) + " labels") +
                           ", " + (record.centroids.empty() ? "no centroids" : std::to_string(record.k) + " centroids") +
                           (record.artifactsCollected ? " (artifacts removed by gc)" : ""));
-    if (r.chainSeq) field("chain", "record #" + std::to_string(*r.chainSeq) + ", sha256 " + r.recordHash);
+    if (r.chainSeq) field("chain", "record #" + std::to_string(*r.chainSeq) + ", seal " + r.recordHash);
     for (const store::LineageEdge& e : record.lineage)
         field("lineage", e.srcKind + " " + (e.srcKind == "run" ? shortId(e.src) : e.src.substr(0, 12)) + " -> " + e.dstKind + " " +
                              (e.dstKind == "run" ? shortId(e.dst) : e.dst) + "  (" + e.relation + ")");

@@ -15,8 +15,8 @@ struct ProtectedFile {
     std::string role;
 };
 
-// The files that make up the SQLite store at `path`: the database and its -wal, -shm
-// and -journal companions.
+// The files that make up the run store at `path`: the SQLite database, its -wal, -shm
+// and -journal companions, and the chain head beside it (engine/store/run_chain.h).
 std::vector<ProtectedFile> storeFiles(const std::string& path);
 
 // The protected file that `path` names through any spelling, symbolic or hard link;

@@ -2,6 +2,7 @@
 
 #include "../cluster/metrics.h"
 #include "clusterdesk/version.h"
+#include "engine/core/printable.h"
 #include "rank_timing_json.h"
 
 #include <nlohmann/json.hpp>
@@ -108,13 +109,13 @@ std::string runSummaryText(const RunSummaryInput& in)
     const PhaseTotals phases = phaseTotals(r);
     char buffer[1024];
     std::string text;
-    std::snprintf(buffer, sizeof buffer, "dataset   %s  (%lld rows x %lld cols, %s, sha256 %.12s)\n", in.data.source.c_str(),
+    std::snprintf(buffer, sizeof buffer, "dataset   %s  (%lld rows x %lld cols, %s, sha256 %.12s)\n", printable(in.data.source).c_str(),
                   static_cast<long long>(in.data.rows), static_cast<long long>(in.data.cols), toString(in.data.layout).c_str(),
                   in.datasetHash.c_str());
     text += buffer;
-    for (const std::string& note : in.data.notes) text += "          " + note + "\n";
+    for (const std::string& note : in.data.notes) text += "          " + printable(note) + "\n";  // notes name files
     std::snprintf(buffer, sizeof buffer, "run       %s, %s mode, topology %s on %s\n", toString(in.params.algorithm).c_str(),
-                  kernels::toString(in.params.mode).c_str(), in.topology.spec.c_str(),
+                  kernels::toString(in.params.mode).c_str(), printable(in.topology.spec).c_str(),
                   in.report.devices.empty() ? "?" : in.report.devices.front().c_str());
     text += buffer;
     if (!in.report.communicator.empty()) text += "          shards joined by " + in.report.communicator + "\n";

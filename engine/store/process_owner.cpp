@@ -11,9 +11,9 @@
 namespace clusterdesk::store {
 namespace {
 
-std::string bootId()
+std::string bootId(const std::filesystem::path& bootIdFile)
 {
-    std::ifstream in("/proc/sys/kernel/random/boot_id");
+    std::ifstream in(bootIdFile);
     std::string id;
     std::getline(in, id);
     return id;
@@ -36,9 +36,9 @@ std::string startTicks(std::int64_t pid)
     return "";
 }
 
-std::string token(std::int64_t pid)
+std::string token(std::int64_t pid, const std::filesystem::path& bootIdFile)
 {
-    const std::string boot = bootId();
+    const std::string boot = bootId(bootIdFile);
     const std::string ticks = startTicks(pid);
     return boot.empty() || ticks.empty() ? "" : boot + ":" + ticks;
 }
@@ -52,21 +52,25 @@ std::string hostName()
     return name;
 }
 
-ProcessOwner currentProcess()
+ProcessOwner currentProcess(const std::filesystem::path& bootIdFile)
 {
     const std::int64_t pid = getpid();
-    return {hostName(), pid, token(pid)};
+    return {hostName(), pid, token(pid, bootIdFile)};
 }
 
-bool mayBeRunning(const ProcessOwner& owner)
+bool mayBeRunning(const ProcessOwner& owner, const std::filesystem::path& bootIdFile)
 {
-    if (owner.token.empty()) return false;
-    if (owner.host != hostName()) return true;  // cannot tell: never take another host's run
+    // No owner recorded (a row left running under schema v1, before owners were kept):
+    // no process of this or any later build can finish it.
     if (owner.pid <= 0) return false;
+    if (owner.host != hostName()) return true;  // cannot tell: never take another host's run
     if (kill(static_cast<pid_t>(owner.pid), 0) != 0 && errno == ESRCH) return false;
-    // Alive (or not ours to signal): a pid reused by another process has another start
-    // time. An unreadable /proc entry (hidepid, another user) proves nothing: keep the run.
-    const std::string now = token(owner.pid);
+    // Alive (or not ours to signal). Without a token the pid may have been reused, but
+    // taking a live run from its process is worse than leaving a dead one `running`.
+    if (owner.token.empty()) return true;
+    // A pid reused by another process has another start time. An unreadable /proc entry
+    // (hidepid, another user, no boot id) proves nothing: keep the run.
+    const std::string now = token(owner.pid, bootIdFile);
     return now.empty() || now == owner.token;
 }
 

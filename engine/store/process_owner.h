@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace clusterdesk::store {
@@ -20,11 +21,17 @@ struct ProcessOwner {
     std::string token;  // "BOOT_ID:START_TICKS"; empty when /proc could not be read
 };
 
-ProcessOwner currentProcess();
+// Where the kernel says which boot this is; a parameter so a test can name a file that
+// cannot be read, as in a container or sandbox that hides /proc/sys.
+inline const std::filesystem::path kBootIdFile = "/proc/sys/kernel/random/boot_id";
+
+ProcessOwner currentProcess(const std::filesystem::path& bootIdFile = kBootIdFile);
 std::string hostName();
 
 // False only when the owner is known to be gone: it ran on this host and that very
-// process no longer runs (an owner without a token, from an older record, is gone).
-bool mayBeRunning(const ProcessOwner& owner);
+// process no longer runs. An owner that cannot be identified (no token: /proc was not
+// readable when it started, or is not now) counts as possibly alive unless its pid is
+// free; only a record without any owner (written before owners were recorded) is gone.
+bool mayBeRunning(const ProcessOwner& owner, const std::filesystem::path& bootIdFile = kBootIdFile);
 
 }  // namespace clusterdesk::store

@@ -15,8 +15,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <type_traits>
 
 namespace clusterdesk::store {
@@ -137,20 +139,52 @@ LineageEdge readEdge(const Statement& row)
     return {row.text(0), row.text(1), row.text(2), row.text(3), row.text(4), row.text(5)};
 }
 
-// A fixed ORDER BY clause per sort key: the user picks a key, never SQL text.
+// A fixed ORDER BY clause per sort key: the user picks a key, never SQL text. Start
+// times have millisecond resolution and two runs can begin in the same one, so every
+// order ends on rowid, which SQLite assigns increasing with each insert (runs are never
+// removed, only tombstoned, and VACUUM keeps the rows' relative order): runs that tie
+// keep the order they were begun in.
 const char* orderClause(RunSort sort, bool descending)
 {
     switch (sort) {
-        case RunSort::Started: return descending ? "ORDER BY started_at DESC, id" : "ORDER BY started_at ASC, id";
-        case RunSort::Ended: return descending ? "ORDER BY ended_at DESC, id" : "ORDER BY ended_at ASC, id";
-        case RunSort::Algorithm: return descending ? "ORDER BY algorithm DESC, started_at DESC" : "ORDER BY algorithm ASC, started_at DESC";
-        case RunSort::Status: return descending ? "ORDER BY status DESC, started_at DESC" : "ORDER BY status ASC, started_at DESC";
-        case RunSort::Energy: return descending ? "ORDER BY energy_j DESC, started_at DESC" : "ORDER BY energy_j ASC, started_at DESC";
+        case RunSort::Started: return descending ? "ORDER BY started_at DESC, rowid DESC" : "ORDER BY started_at ASC, rowid ASC";
+        case RunSort::Ended: return descending ? "ORDER BY ended_at DESC, rowid DESC" : "ORDER BY ended_at ASC, rowid ASC";
+        case RunSort::Algorithm:
+            return descending ? "ORDER BY algorithm DESC, started_at DESC, rowid DESC" : "ORDER BY algorithm ASC, started_at DESC, rowid DESC";
+        case RunSort::Status:
+            return descending ? "ORDER BY status DESC, started_at DESC, rowid DESC" : "ORDER BY status ASC, started_at DESC, rowid DESC";
+        case RunSort::Energy:
+            return descending ? "ORDER BY energy_j DESC, started_at DESC, rowid DESC" : "ORDER BY energy_j ASC, started_at DESC, rowid DESC";
         case RunSort::Duration:
-            return descending ? "ORDER BY julianday(ended_at) - julianday(started_at) DESC, started_at DESC"
-                              : "ORDER BY julianday(ended_at) - julianday(started_at) ASC, started_at DESC";
+            return descending ? "ORDER BY julianday(ended_at) - julianday(started_at) DESC, started_at DESC, rowid DESC"
+                              : "ORDER BY julianday(ended_at) - julianday(started_at) ASC, started_at DESC, rowid DESC";
     }
-    return "ORDER BY started_at DESC, id";
+    return "ORDER BY started_at DESC, rowid DESC";
+}
+
+// The first value in a result that is NaN or infinite, named (e.g. "centroid value 3"), or
+// empty. nlohmann::json writes a non-finite double as null, so a null in the metrics
+// (every metric is a number, a string or a flag) is one too.
+std::string firstNonFinite(const RunOutcome& o)
+{
+    for (std::size_t i = 0; i < o.centroids.size(); ++i)
+        if (!std::isfinite(o.centroids[i])) return "centroid value " + std::to_string(i) + " (" + std::to_string(o.centroids[i]) + ")";
+    for (const IterationStats& s : o.iterations)
+        if (!std::isfinite(s.inertia)) return "the inertia of iteration " + std::to_string(s.iteration);
+    if (o.energyJ && !std::isfinite(*o.energyJ)) return "the energy";
+    for (const TelemetrySample& t : o.telemetry)
+        if (!std::isfinite(t.watts) || !std::isfinite(t.seconds)) return "a power sample of " + t.device;
+    const nlohmann::json metrics = nlohmann::json::parse(o.metricsJson.empty() ? "{}" : o.metricsJson, nullptr, false);
+    if (metrics.is_discarded()) return "";  // not ours to judge here: stored as given
+    std::string found;
+    const std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& j, const std::string& at) {
+        if (!found.empty()) return;
+        if (j.is_null() || (j.is_number_float() && !std::isfinite(j.get<double>()))) found = "metric " + at;
+        else if (j.is_object()) for (const auto& [key, value] : j.items()) walk(value, at.empty() ? key : at + "." + key);
+        else if (j.is_array()) for (std::size_t i = 0; i < j.size(); ++i) walk(j[i], at + "[" + std::to_string(i) + "]");
+    };
+    walk(metrics, "");
+    return found;
 }
 
 bool looksLikeIdPrefix(const std::string& text)
@@ -183,10 +217,18 @@ std::optional<RunStatus> parseRunStatus(const std::string& text)
     return std::nullopt;
 }
 
-RunStore::RunStore(const std::filesystem::path& path) : m_db(std::make_unique<Database>(path.string()))
+RunStore::RunStore(const std::filesystem::path& path, StoreAccess access)
+    : m_db(std::make_unique<Database>(path.string(), access == StoreAccess::ReadOnly))
 {
+    if (access == StoreAccess::ReadOnly) {
+        requireReadable(*m_db);
+        m_lostOnOpen = lostChainRecords(*m_db);
+        return;
+    }
     migrate(*m_db);
+    m_lostOnOpen = lostChainRecords(*m_db);  // before this open appends anything
     m_interruptedOnOpen = markInterrupted();
+    rememberChainHead(*m_db);  // a migration may have appended records
 }
 
 RunStore::~RunStore() = default;
@@ -242,6 +284,10 @@ std::string RunStore::beginRun(const NewRun& run)
 void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
 {
     if (outcome.status == RunStatus::Running) throw UsageError("finishRun: a run cannot finish as running (run " + id + ")");
+    // A NaN result is no result: recorded as ok it would pass verify and be cited.
+    if (outcome.status == RunStatus::Ok)
+        if (const std::string bad = firstNonFinite(outcome); !bad.empty())
+            throw NonFiniteResult(path() + ": run " + id + " cannot be recorded as ok: " + bad + " is not a finite number");
     WriteTransaction transaction(*m_db);
     {
         Statement current(*m_db, "SELECT status, failure FROM runs WHERE id = ?1");
@@ -279,8 +325,9 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     if (!outcome.labels.empty())
         insertArtifact(*m_db, id, "labels", outcome.labels, static_cast<std::int64_t>(outcome.labels.size()), 1);
     if (!outcome.centroids.empty()) insertArtifact(*m_db, id, "centroids", outcome.centroids, outcome.k, outcome.cols);
-    appendToChain(*m_db, id);
+    appendRunToChain(*m_db, id);
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 int RunStore::markInterrupted()
@@ -302,10 +349,11 @@ int RunStore::markInterrupted()
         mark.bindAll(kInterrupted, nowIso(), id).run();
         mark.reset();
         if (sqlite3_changes(m_db->handle()) == 0) continue;  // its owner finished it meanwhile
-        appendToChain(*m_db, id);
+        appendRunToChain(*m_db, id);
         ++marked;
     }
     transaction.commit();
+    rememberChainHead(*m_db);
     return marked;
 }
 
@@ -420,7 +468,9 @@ void RunStore::addEdge(const LineageEdge& edge)
 {
     WriteTransaction transaction(*m_db);
     insertEdge(*m_db, edge);
+    appendEventToChain(*m_db, "edge", std::to_string(sqlite3_last_insert_rowid(m_db->handle())));
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 void RunStore::deleteRun(const std::string& id)
@@ -432,7 +482,10 @@ void RunStore::deleteRun(const std::string& id)
     if (current.text(0) == "running") throw UsageError("run " + id + " is still running; it can be deleted once it has ended");
     Statement mark(*m_db, "UPDATE runs SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL");
     mark.bindAll(nowIso(), id).run();
+    if (sqlite3_changes(m_db->handle()) == 0) return;  // deleted before: its tombstone is chained already
+    appendEventToChain(*m_db, "tombstone", id);
     transaction.commit();
+    rememberChainHead(*m_db);
 }
 
 GcReport RunStore::collectGarbage()

@@ -9,10 +9,10 @@
 // `running` row; the next RunStore opened on this host marks it `failed` with reason
 // "interrupted" unless the process that owns it is still alive (see process_owner.h).
 //
-// Tamper evidence: when a run leaves `running` it is appended to a hash chain: its
-// record hash is SHA-256 over its canonical content and the previous record's hash
+// Tamper evidence: when a run leaves `running`, is deleted, or gets a lineage edge
+// later, a record is appended to a chain sealed with a key kept outside the file
 // (run_chain.h). verify() recomputes the chain and names the first record that does
-// not match.
+// not match, and any row that no record covers.
 //
 // Deleting a run is a tombstone: the run is marked deleted (hidden from listRuns by
 // default) and keeps its chained record, so the chain stays verifiable;
@@ -152,7 +152,9 @@ struct RunFilter {
 
 struct VerifyReport {
     bool ok = true;
-    std::int64_t records = 0;          // chained records checked
+    std::int64_t records = 0;          // chained run records checked
+    std::int64_t events = 0;           // chained events checked (deletions, later lineage edges, the keyed start)
+    std::int64_t plainRecords = 0;     // of both, sealed with plain SHA-256 before keyed sealing (schema < 5)
     std::string firstBadRun;           // id of the first record that does not match
     std::string problem;               // what does not match, naming the record
 };
@@ -164,15 +166,21 @@ struct GcReport {
 
 class Database;
 
+// ReadOnly: for commands that only read (list, show, diff, verify, export). The file is
+// opened with SQLITE_OPEN_READONLY and nothing is written: no journal-mode switch, no
+// migration, no interrupted runs marked; so a store on a read-only medium or without
+// write permission can still be read. It must already exist.
+enum class StoreAccess { ReadWrite, ReadOnly };
+
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 4;  // PRAGMA user_version; migrations in schema.cpp
+    static constexpr int kSchemaVersion = 5;  // PRAGMA user_version; migrations in schema.cpp
 
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.
     // Throws StoreError (naming the file) when it cannot, or when the file was written
-    // by a newer schema.
-    explicit RunStore(const std::filesystem::path& path);
+    // by a newer schema (or, read-only, by one too old to read without migrating).
+    explicit RunStore(const std::filesystem::path& path, StoreAccess access = StoreAccess::ReadWrite);
     ~RunStore();
     RunStore(const RunStore&) = delete;
     RunStore& operator=(const RunStore&) = delete;
@@ -180,8 +188,13 @@ public:
     const std::string& path() const;
     int schemaVersion() const;
     int interruptedOnOpen() const { return m_interruptedOnOpen; }
+    // Empty, or which chained records the file lost since the last commit this machine
+    // saw (a deleted -wal file); verify() reports it too.
+    const std::string& lostOnOpen() const { return m_lostOnOpen; }
 
-    // Writing a run. beginRun returns the new run's id.
+    // Writing a run. beginRun returns the new run's id. finishRun refuses to record as
+    // ok a result that holds NaN or infinity (NonFiniteResult, naming the value) and
+    // writes nothing then: the caller records the run as failed with that reason.
     std::string beginRun(const NewRun& run);
     void finishRun(const std::string& id, const RunOutcome& outcome);
 
@@ -204,6 +217,7 @@ public:
 private:
     std::unique_ptr<Database> m_db;
     int m_interruptedOnOpen = 0;
+    std::string m_lostOnOpen;
 };
 
 }  // namespace clusterdesk::store

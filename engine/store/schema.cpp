@@ -114,6 +114,22 @@ constexpr const char* kSchemaV4 = R"sql(
 ALTER TABLE iterations ADD COLUMN ranks TEXT;
 )sql";
 
+// Keyed sealing (run_chain.h): which seal a run record has (NULL: plain SHA-256, as
+// every record before this version), and the chained events: where keyed sealing began,
+// deletions and lineage edges added after a run completed. Deletions and edges that
+// happened before this version are chained now, after the marker.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE runs ADD COLUMN chain_kind TEXT CHECK (chain_kind IN ('hmac-sha256'));
+CREATE TABLE chain_events (
+  seq         INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('keyed', 'tombstone', 'edge')),
+  subject     TEXT NOT NULL,
+  at          TEXT NOT NULL,
+  prev_hash   TEXT NOT NULL,
+  record_hash TEXT NOT NULL
+);
+)sql";
+
 void toV1(Database& db)
 {
     db.exec(kSchemaV1);
@@ -126,7 +142,7 @@ void toV2(Database& db)
     Statement finished(db, "SELECT id FROM runs WHERE status <> 'running' ORDER BY ended_at, started_at, id");
     std::vector<std::string> ids;
     while (finished.step()) ids.push_back(finished.text(0));
-    for (const std::string& id : ids) appendToChain(db, id);
+    for (const std::string& id : ids) appendRunToChain(db, id, ChainFormat::PlainSha256);
 }
 
 void toV3(Database& db)
@@ -139,8 +155,23 @@ void toV4(Database& db)
     db.exec(kSchemaV4);
 }
 
+void toV5(Database& db)
+{
+    db.exec(kSchemaV5);
+    startKeyedChain(db);
+    std::vector<std::string> deleted, edges;
+    {
+        Statement select(db, "SELECT id FROM runs WHERE deleted_at IS NOT NULL ORDER BY deleted_at, rowid");
+        while (select.step()) deleted.push_back(select.text(0));
+        Statement later(db, "SELECT id FROM lineage WHERE NOT (dst_kind = 'run' AND relation IN ('input', 'rerun', 'warm_start')) ORDER BY id");
+        while (later.step()) edges.push_back(later.text(0));
+    }
+    for (const std::string& id : deleted) appendEventToChain(db, "tombstone", id);
+    for (const std::string& id : edges) appendEventToChain(db, "edge", id);
+}
+
 using Migration = void (*)(Database&);
-constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4};  // kMigrations[v] takes v to v + 1
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5};  // kMigrations[v] takes v to v + 1
 
 int userVersion(Database& db)
 {
@@ -149,14 +180,34 @@ int userVersion(Database& db)
     return static_cast<int>(version.integer(0));
 }
 
-}  // namespace
+// The oldest schema the reading queries work on without migrating: v4 added the last
+// column they name (iterations.ranks).
+constexpr int kOldestReadableVersion = 4;
 
-int migrate(Database& db)
+int knownVersion(Database& db)
 {
     const int found = userVersion(db);
     if (found > kLatestSchemaVersion)
         throw StoreError(db.path() + ": written by a newer ClusterDesk (schema version " + std::to_string(found) +
                          ", this build knows up to " + std::to_string(kLatestSchemaVersion) + ")");
+    return found;
+}
+
+}  // namespace
+
+void requireReadable(Database& db)
+{
+    const int found = knownVersion(db);
+    if (found == 0) throw SchemaNeedsMigration(db.path() + ": not a run store yet (empty: being created, or not written by ClusterDesk)");
+    if (found < kOldestReadableVersion)
+        throw SchemaNeedsMigration(db.path() + ": written by an older ClusterDesk (schema version " + std::to_string(found) +
+                         "); it is opened read-only here and cannot be brought up to date: run a command that writes "
+                         "(e.g. runs gc) where the file is writable");
+}
+
+int migrate(Database& db)
+{
+    const int found = knownVersion(db);
     if (found == kLatestSchemaVersion) return found;
     while (true) {
         // The version is re-read under the write lock: another process may have

@@ -1,5 +1,6 @@
 #include "sqlite_db.h"
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -13,20 +14,33 @@ constexpr int kBusyTimeoutMs = 60000;
 
 }  // namespace
 
-Database::Database(const std::string& path) : m_path(path)
+namespace {
+
+// file: URI of a path (RFC 3986: every byte outside the unreserved set and '/' escaped).
+std::string fileUri(const std::string& path)
 {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const unsigned char c : std::filesystem::absolute(path).string()) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') uri += static_cast<char>(c);
+        else uri += std::string("%") + hex[c >> 4] + hex[c & 0xf];
+    }
+    return uri + "?immutable=1";
+}
+
+}  // namespace
+
+Database::Database(const std::string& path, bool readOnly) : m_path(path)
+{
+    if (readOnly) {
+        openReadOnly();
+        return;
+    }
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     if (ec) throw StoreError(path + ": cannot create the directory " + parent.string() + ": " + ec.message());
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-        const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
-        sqlite3_close(m_db);
-        throw StoreError(path + ": cannot open the run store: " + message);
-    }
-    sqlite3_extended_result_codes(m_db, 1);
-    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     try {
         // Switching to WAL needs a moment of exclusive access and may answer SQLITE_BUSY
         // while several processes create the file at once: retried up to the busy timeout.
@@ -44,6 +58,44 @@ Database::Database(const std::string& path) : m_path(path)
         sqlite3_close(m_db);
         throw;
     }
+}
+
+void Database::open(const std::string& name, int flags)
+{
+    const int rc = sqlite3_open_v2(name.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw StoreError(m_path + ": cannot open the run store: " + message);
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+}
+
+void Database::openReadOnly()
+{
+    open(m_path, SQLITE_OPEN_READONLY);
+    // The first read sets up the -shm index of the WAL file. A writer recovering or
+    // restarting the WAL answers SQLITE_BUSY for a moment: retried up to the busy
+    // timeout, as the switch to WAL is. In a directory nobody may write the index cannot
+    // be created (SQLITE_CANTOPEN, or SQLITE_READONLY_* when it cannot be set up).
+    int probe = SQLITE_BUSY;
+    for (int attempt = 0; (probe & 0xff) == SQLITE_BUSY && attempt * 10 <= kBusyTimeoutMs; ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        probe = sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+    }
+    if (probe == SQLITE_OK) return;
+    const std::string message = sqlite3_errmsg(m_db);
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    std::error_code ec;
+    // Immutable skips the -wal file: only right when there is none holding commits.
+    const bool noIndex = (probe & 0xff) == SQLITE_CANTOPEN || (probe & 0xff) == SQLITE_READONLY;
+    const std::uintmax_t walBytes = std::filesystem::file_size(m_path + "-wal", ec);  // an error: there is none
+    if (!noIndex || (!ec && walBytes > 0))
+        throw StoreError(m_path + ": cannot read the run store: " + message);
+    open(fileUri(m_path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
 }
 
 Database::~Database()

@@ -19,7 +19,11 @@ class Database {
 public:
     // Opens (creating it and its directory if needed) with WAL, foreign keys on and a
     // busy timeout, so concurrent writers wait for each other instead of failing.
-    explicit Database(const std::string& path);
+    // readOnly: opens an existing file with SQLITE_OPEN_READONLY and changes nothing, not
+    // even the journal mode, so a file on a read-only medium or without write permission
+    // can be read; where SQLite cannot create the -shm file beside it and there is no
+    // -wal file to read, the file is opened as immutable.
+    explicit Database(const std::string& path, bool readOnly = false);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
@@ -33,6 +37,9 @@ public:
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    void open(const std::string& name, int flags);  // name: the path, or a file: URI
+    void openReadOnly();
+
     sqlite3* m_db = nullptr;
     std::string m_path;
 };

@@ -28,4 +28,17 @@ std::filesystem::path defaultStorePath()
     return dataHome / "clusterdesk" / "runs.sqlite";
 }
 
+std::filesystem::path chainKeyPath()
+{
+    if (const std::string key = environment("CLUSTERDESK_CHAIN_KEY"); !key.empty()) return key;
+    std::filesystem::path configHome = environment("XDG_CONFIG_HOME");
+    if (!configHome.is_absolute()) {
+        const std::string home = environment("HOME");
+        if (home.empty())
+            throw UsageError("no place for the run store's chain key: set CLUSTERDESK_CHAIN_KEY, XDG_CONFIG_HOME or HOME");
+        configHome = std::filesystem::path(home) / ".config";
+    }
+    return configHome / "clusterdesk" / "chain.key";
+}
+
 }  // namespace clusterdesk::store

@@ -11,4 +11,10 @@ namespace clusterdesk::store {
 // $HOME/.local/share/clusterdesk/runs.sqlite. Throws UsageError when none applies.
 std::filesystem::path defaultStorePath();
 
+// The secret that keys the hash chain (run_chain.h), kept outside every store file so
+// that whoever can edit a store cannot re-seal it: $CLUSTERDESK_CHAIN_KEY when set and
+// not empty; else $XDG_CONFIG_HOME/clusterdesk/chain.key (absolute XDG_CONFIG_HOME
+// only); else $HOME/.config/clusterdesk/chain.key. Throws UsageError when none applies.
+std::filesystem::path chainKeyPath();
+
 }  // namespace clusterdesk::store

@@ -1,11 +1,13 @@
 // clusterdesk-cli and the run store, as a user meets them: runs are recorded by
 // default, listed, shown, re-run (exact mode reproduces the labels bit for bit, fast
 // mode reports the ARI), diffed, exported, verified after an edit with the sqlite3
-// tool, deleted and collected; failures are recorded with their reason; text that
-// looks like SQL is only ever data.
+// tool (and what was tampered with is named), deleted and collected; failures are
+// recorded with their reason; text that looks like SQL is only ever data; control
+// characters in names are shown escaped; a store nobody may write is still read.
 #include "cli_runner.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +17,10 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -65,6 +71,12 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        // The chain key of these stores, in the test's own folder (never the user's).
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+    }
+
     void init()
     {
         static int n = 0;
@@ -209,6 +221,109 @@ private slots:
         QVERIFY2(bad.out.contains("run " + first) && !bad.out.contains(second), qPrintable(bad.out));
     }
 
+    void verifyNamesWhatWasTamperedWith()
+    {
+        const QString tool = QStandardPaths::findExecutable("sqlite3");
+        if (tool.isEmpty()) QSKIP("the sqlite3 command-line tool is not installed (scripts/install-deps.sh installs it)");
+        const QString first = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
+        const QString second = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "2"});
+        const auto tamper = [&](const QString& sql) {
+            QProcess sqlite;
+            sqlite.start(tool, {m_db, sql});
+            QVERIFY(sqlite.waitForFinished());
+            QCOMPARE(sqlite.exitCode(), 0);
+        };
+        // Hidden as if deleted and collected, outside the store.
+        tamper("UPDATE runs SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = '" + second +
+               "'; UPDATE artifacts SET data = NULL WHERE run_id = '" + second + "'");
+        CliResult bad = runCli(QStringList{"runs", "verify"} + db());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("run " + second + " is marked deleted, but no deletion of it is in the chain"), qPrintable(bad.out));
+        tamper("UPDATE runs SET deleted_at = NULL");
+        QCOMPARE(runCli(QStringList{"runs", "delete", second} + db()).exitCode, 0);  // a real deletion is chained
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        // The dataset row, which runs show displays, is sealed too.
+        tamper("UPDATE datasets SET rows = 301");
+        bad = runCli(QStringList{"runs", "verify"} + db());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("run " + first) && bad.out.contains("does not match its seal"), qPrintable(bad.out));
+        // Without the key nothing can be checked, and the CLI says which key is missing.
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("nowhere/chain.key").toUtf8());
+        bad = runCli(QStringList{"runs", "verify"} + db());
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.out.contains("the chain key " + m_dir.filePath("nowhere/chain.key") + " is missing"), qPrintable(bad.out));
+    }
+
+    void aStoreNobodyMayWriteIsListedAndVerified()
+    {
+        const QString dir = m_dir.filePath("readonly");
+        QVERIFY(QDir().mkpath(dir));
+        m_db = dir + "/runs.sqlite";
+        const QString id = run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});
+        QVERIFY(!QFile::exists(m_db + "-wal"));  // the last writer checkpointed it away
+        // Root reads past permission bits, so as root the reader is `nobody`, with a copy
+        // of the chain key it may read.
+        const bool root = ::geteuid() == 0;
+        const QString key = m_dir.filePath("readonly-key");
+        QVERIFY(QFile::copy(m_dir.filePath("keys/chain.key"), key));
+        if (root) {
+            const QString setpriv = QStandardPaths::findExecutable("setpriv");
+            if (setpriv.isEmpty()) QSKIP("running as root without setpriv (util-linux): no user who cannot write the store");
+            QVERIFY(::chown(key.toUtf8().constData(), 65534, 65534) == 0);
+            QVERIFY(::chmod(m_dir.path().toUtf8().constData(), 0755) == 0);  // nobody may reach it, not write it
+        }
+        QVERIFY(::chmod(m_db.toUtf8().constData(), 0444) == 0);
+        QVERIFY(::chmod(dir.toUtf8().constData(), 0555) == 0);
+        const auto asReader = [&](const QStringList& args) {
+            QProcess process;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("CLUSTERDESK_CHAIN_KEY", key);
+            process.setProcessEnvironment(env);
+            const QString cli = CLUSTERDESK_BIN_DIR "/clusterdesk-cli";
+            if (root) process.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", "--", cli} + args + db());
+            else process.start(cli, args + db());
+            [&] { QVERIFY(process.waitForFinished(60000)); }();
+            return CliResult{process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+                             QString::fromUtf8(process.readAllStandardError())};
+        };
+        const CliResult listed = asReader({"runs", "list"});
+        const CliResult verified = asReader({"runs", "verify"});
+        const CliResult shown = asReader({"runs", "show", id});
+        const CliResult removed = asReader({"runs", "delete", id});  // a writing command cannot, and says so
+        QVERIFY(::chmod(dir.toUtf8().constData(), 0755) == 0);
+        QVERIFY2(listed.exitCode == 0 && listed.out.contains(id.left(8)), qPrintable(describe(listed)));
+        QVERIFY2(verified.exitCode == 0 && verified.out.contains("ok: 1 records"), qPrintable(describe(verified)));
+        QVERIFY2(shown.exitCode == 0 && shown.out.contains(id), qPrintable(describe(shown)));
+        QVERIFY2(removed.exitCode != 0 && removed.err.contains(m_db), qPrintable(describe(removed)));
+        QVERIFY(!QFile::exists(m_db + "-shm"));
+    }
+
+    void aLostWalIsReportedByTheNextCommand()
+    {
+        run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});  // checkpointed into the file: the CLI closed it last
+        // Another process (this test) keeps the file open, so the next run's commit stays
+        // in the -wal file when the CLI exits.
+        sqlite3* holder = nullptr;
+        QCOMPARE(sqlite3_open(m_db.toUtf8().constData(), &holder), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(holder, "SELECT count(*) FROM runs", nullptr, nullptr, nullptr), SQLITE_OK);
+        run({"--demo", "blobs:n=200,d=2,k=2", "--k", "2"});
+        const bool walHeldIt = QFileInfo(m_db + "-wal").size() > 0;
+        // The file without its -wal, beside its remembered chain head.
+        const QString lost = m_dir.filePath("lost-wal.sqlite");
+        const bool copied = QFile::copy(m_db, lost) && QFile::copy(m_db + ".chain-head", lost + ".chain-head");
+        sqlite3_close(holder);
+        QVERIFY(walHeldIt);
+        QVERIFY(copied);
+        const CliResult listed = runCli({"runs", "list", "--db", lost});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(listed.err.contains("warning") && listed.err.contains("1 chained record was lost"), qPrintable(describe(listed)));
+        const CliResult verify = runCli({"runs", "verify", "--db", lost});
+        QCOMPARE(verify.exitCode, 1);
+        QVERIFY2(verify.out.contains("the -wal file was deleted"), qPrintable(describe(verify)));
+        QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);  // the original lost nothing
+    }
+
     void deletedRunsLeaveTheListAndGcRemovesTheirArtifacts()
     {
         const QString keep = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
@@ -256,6 +371,34 @@ private slots:
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.err.contains("no run store at " + missing));
         QVERIFY(!QFile::exists(missing));
+    }
+
+    void controlCharactersInFileNamesAreShownEscaped()
+    {
+        // A file name that would clear the screen and forge a line of output if printed raw.
+        const QString name = QString("prices\x1b[2J\nrecorded  run forged") + QChar(0x9b) + ".csv";
+        const QString csv = m_dir.filePath(name);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\n0,0\n0,1\n10,10\n10,11\n");
+        file.close();
+        const CliResult r = runCli(QStringList{"run", "--data", csv, "--k", "2", "--threads", "1"} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QString escaped = "prices\\x1b[2J\\nrecorded  run forged\\u009b.csv";
+        const QString id = recordedId(r);
+        const CliResult listed = runCli(QStringList{"runs", "list"} + db());
+        const CliResult shown = runCli(QStringList{"runs", "show", id} + db());
+        const QString other = run({"--demo", "blobs:n=300,d=2,k=2", "--k", "2"});
+        const CliResult diffed = runCli(QStringList{"runs", "diff", id, other} + db());
+        for (const CliResult& out : {r, listed, shown, diffed}) {
+            QVERIFY2(out.exitCode == 0, qPrintable(describe(out)));
+            QVERIFY2(!out.out.contains(QChar(0x1b)) && !out.out.contains(QChar(0x9b)), qPrintable(out.out));
+            QVERIFY2(!out.out.contains("\nrecorded  run forged"), qPrintable(out.out));
+            QVERIFY2(out.out.contains(escaped), qPrintable(out.out));
+        }
+        // JSON keeps the name exact.
+        QCOMPARE(show(id)["dataset_source"].toString(), csv);
+        QCOMPARE(list()[1].toObject()["dataset_source"].toString(), csv);
     }
 
     void textThatLooksLikeSqlIsStoredVerbatim()
