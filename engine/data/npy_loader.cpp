@@ -163,10 +163,6 @@ std::string shapeText(const std::vector<std::uint64_t>& shape)
     throw DataError(path, 1, static_cast<std::int64_t>(offset + 1), message);
 }
 
-struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 }  // namespace
 
 bool hasNpyMagic(std::string_view firstBytes)
@@ -252,8 +248,8 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
     if (rows > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         failAt(path, size, "too many rows");
 
-    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (!file || std::fseek(file.get(), static_cast<long>(header.dataOffset), SEEK_SET) != 0)
+    File file = openRegularFile(path);
+    if (std::fseek(file.get(), static_cast<long>(header.dataOffset), SEEK_SET) != 0)
         throw DataError(path, 0, 0, "cannot read the data of the .npy file");
 
     Dataset out;

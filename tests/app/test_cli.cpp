@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <sys/stat.h>
 
 namespace {
 
@@ -229,6 +230,48 @@ private slots:
         const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("/nonexistent/prices.csv"), qPrintable(r.err));
+    }
+
+    // A FIFO blocks in open() until a writer comes and /dev/zero never ends: as data,
+    // hostfile or initial centroids each is refused at once, naming the path and what
+    // it is. runCli's timeout turns a hang into a failure instead of a stuck suite.
+    void nonRegularInputsAreRefused_data()
+    {
+        QTest::addColumn<QString>("option");  // where the special file goes
+        QTest::addColumn<bool>("fifo");       // a FIFO, else /dev/zero
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("FIFO as data") << "--data" << true << 3 << "(a FIFO)";
+        QTest::newRow("/dev/zero as matrix data") << "--data" << false << 3 << "(a character device)";
+        QTest::newRow("FIFO as hostfile") << "--topology" << true << 2 << "(a FIFO)";
+        QTest::newRow("/dev/zero as hostfile") << "--topology" << false << 2 << "(a character device)";
+        QTest::newRow("FIFO as initial centroids") << "--init-centroids" << true << 3 << "(a FIFO)";
+        QTest::newRow("/dev/zero as initial centroids") << "--init-centroids" << false << 3 << "(a character device)";
+    }
+
+    void nonRegularInputsAreRefused()
+    {
+        QFETCH(QString, option);
+        QFETCH(bool, fifo);
+        QFETCH(int, exitCode);
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        QString path = "/dev/zero";
+        if (fifo) {
+            path = dir.filePath("pipe");
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        }
+        QStringList args{"run"};
+        if (option == "--data")
+            args << "--data" << path << "--layout" << "matrix";
+        else if (option == "--topology")
+            args << "--demo" << "blobs:n=100,d=2,k=2" << "--topology" << "pool:" + path;
+        else
+            args << "--demo" << "blobs:n=100,d=2,k=2" << "--init-centroids" << path;
+        const CliResult r = runCli(args, 60000);
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(path + ": is not a regular file " + kind), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
     void badInitialCentroidsExit3()

@@ -4,6 +4,9 @@
 
 #include <QTest>
 
+#include <sys/stat.h>
+#include <vector>
+
 using namespace clusterdesk;
 
 class TestLoad : public QObject {
@@ -47,8 +50,36 @@ private slots:
         CD_EXPECT_DATA_ERROR(sniffLayout(binary), binary, 1, 3, "invalid UTF-8");
         CD_EXPECT_DATA_ERROR(sniffLayout("/no/such/file.csv"), "/no/such/file.csv", 0, 0, "cannot open");
         const std::string folder = dir.path().toStdString();
-        CD_EXPECT_DATA_ERROR(sniffLayout(folder), folder, 0, 0, "is a directory");
-        CD_EXPECT_DATA_ERROR(loadDataset(folder), folder, 0, 0, "is a directory");
+        CD_EXPECT_DATA_ERROR(sniffLayout(folder), folder, 0, 0, "is not a regular file (a directory)");
+        CD_EXPECT_DATA_ERROR(loadDataset(folder), folder, 0, 0, "is not a regular file (a directory)");
+    }
+
+    // Opening a FIFO blocks until a writer comes and /dev/zero never ends: every layout
+    // refuses both before opening them (a hang here is a ctest timeout, not a pass).
+    void nonRegularFilesAreRefused_data()
+    {
+        QTest::addColumn<int>("layout");  // -1: sniffed
+        QTest::newRow("sniffed") << -1;
+        QTest::newRow("matrix") << int(Layout::Matrix);
+        QTest::newRow("prices") << int(Layout::Prices);
+        QTest::newRow("ticks") << int(Layout::Ticks);
+    }
+
+    void nonRegularFilesAreRefused()
+    {
+        QFETCH(int, layout);
+        LoadOptions options;
+        if (layout >= 0) options.layout = static_cast<Layout>(layout);
+        QTemporaryDir dir;
+        std::vector<std::string> names{"pipe"};
+        if (layout < 0 || layout == int(Layout::Matrix)) names.push_back("pipe.npy");  // the .npy reader's own path
+        for (const std::string& name : names) {
+            const std::string fifo = dir.filePath(QString::fromStdString(name)).toStdString();
+            QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+            CD_EXPECT_DATA_ERROR(loadDataset(fifo, options), fifo, 0, 0, "is not a regular file (a FIFO)");
+        }
+        CD_EXPECT_DATA_ERROR(loadDataset("/dev/zero", options), "/dev/zero", 0, 0,
+                             "is not a regular file (a character device)");
     }
 
     void sniffingCutsALongPrefixAtALineEnd()
