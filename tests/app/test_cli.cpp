@@ -172,6 +172,11 @@ private slots:
                                          << ":1:" << "AAA";
         QTest::newRow("non-positive price") << QByteArray("date,AAA,BBB\n2024-01-01,1,2\n2024-01-02,-1,2\n2024-01-03,1,2\n") << ".csv"
                                             << none << ":3:" << "";
+        QTest::newRow("subnormal price") << QByteArray("date,AAA,BBB\n2024-01-01,1,2\n2024-01-02,1e-310,2\n2024-01-03,1,2\n")
+                                         << ".csv" << none << ":3:12" << "price too small";
+        QTest::newRow("log return beyond double range")
+            << QByteArray("date,AAA,BBB\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n") << ".csv" << none
+            << ":3:12" << "the log return of 'AAA' at 2024-01-02 is not finite";
         QTest::newRow("non-UTF-8") << QByteArray("1,2\n3,\xff\xfe\n") << ".csv" << none << ":2:" << "UTF-8";
         QTest::newRow("gigantic line") << QByteArray(2 * 1024 * 1024, '1') << ".csv" << none << ":1" << "";
         QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":"
