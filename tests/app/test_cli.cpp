@@ -71,6 +71,9 @@ private slots:
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
         QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
         QTest::newRow("bar on a demo") << QStringList{"run", "--demo", "market", "--bar", "300"} << "apply to --data";
+        QTest::newRow("infinite tol") << QStringList{"run", "--demo", "blobs", "--tol", "inf"} << "option --tol: must be a finite number >= 0";
+        QTest::newRow("nan tol") << QStringList{"run", "--demo", "blobs", "--tol", "nan"} << "option --tol: must be a finite number >= 0";
+        QTest::newRow("negative tol") << QStringList{"run", "--demo", "blobs", "--tol", "-1"} << "option --tol: must be a finite number >= 0";
         QTest::newRow("k with adaptgrow") << QStringList{"run", "--demo", "blobs", "--algo", "adaptgrow", "--k", "5"}
                                           << "--k applies to --algo kmeans";
         QTest::newRow("kmax with kmeans") << QStringList{"run", "--demo", "blobs", "--kmax", "5"} << "apply to --algo adaptgrow";
@@ -235,6 +238,36 @@ private slots:
         const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("/nonexistent/prices.csv"), qPrintable(r.err));
+    }
+
+    // --window and --bar on a file whose (sniffed) layout has no use for them: exit 2,
+    // naming the option, and nothing run or recorded.
+    void optionsThatDoNotApplyExit2_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        const QByteArray matrix("1,2\n3,4\n5,6\n");
+        const QByteArray prices("date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.2\n2024-01-03,1.2,2.1\n");
+        QTest::newRow("window on a matrix") << matrix << QStringList{"--window", "2"} << "--window 2) applies to prices and ticks files";
+        QTest::newRow("bar on a matrix") << matrix << QStringList{"--bar", "300"} << "--bar 300) applies to ticks files";
+        QTest::newRow("bar on prices") << prices << QStringList{"--bar", "300"} << "holds a prices table, not ticks";
+    }
+
+    void optionsThatDoNotApplyExit2()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile file(dir.filePath("input.csv"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        const CliResult r = runCli(QStringList{"run", "--data", file.fileName(), "--k", "2", "--db", dir.filePath("runs.sqlite")} + extra);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(message) && r.err.contains(file.fileName()), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
     // A FIFO blocks in open() until a writer comes and /dev/zero never ends: as data,

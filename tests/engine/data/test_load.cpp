@@ -115,6 +115,42 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(UsageError, loadDataset(path, options));
     }
 
+    // A setting the layout would ignore is refused once the layout is known (here
+    // sniffed), naming the option, rather than recorded as if it had been used.
+    void optionsMustApplyToTheLayout()
+    {
+        QTemporaryDir dir;
+        const std::string matrix = test::writeFile(dir, "m.csv", "1,2\n3,4\n5,6\n");
+        const std::string prices =
+            test::writeFile(dir, "p.csv", "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.2\n2024-01-03,1.2,2.1\n");
+        const std::string ticks = test::writeFile(
+            dir, "t.csv", "timestamp,symbol,price\n2024-01-02T09:30:00,A,10\n2024-01-02T09:35:00,A,11\n"
+                          "2024-01-02T09:40:00,A,12\n");
+        const auto refused = [](const std::string& path, const LoadOptions& options) -> std::string {
+            try {
+                loadDataset(path, options);
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return "loaded";
+        };
+        LoadOptions window;
+        window.returnWindow = 1;
+        LoadOptions bar;
+        bar.barSeconds = 300;
+        QVERIFY2(refused(matrix, window).find("--window 1) applies to prices and ticks files; " + matrix +
+                                              " holds a matrix") != std::string::npos,
+                 refused(matrix, window).c_str());
+        QVERIFY2(refused(matrix, bar).find("--bar 300) applies to ticks files") != std::string::npos,
+                 refused(matrix, bar).c_str());
+        QVERIFY2(refused(prices, bar).find("holds a prices table, not ticks") != std::string::npos,
+                 refused(prices, bar).c_str());
+        QCOMPARE(loadDataset(prices, window).cols, std::int64_t{1});
+        QCOMPARE(loadDataset(ticks, bar).cols, std::int64_t{2});
+        // The default bar size is what every load passes; it must not count as given.
+        QCOMPARE(loadDataset(matrix).rows, std::int64_t{3});
+    }
+
     void progressAndCancel_data()
     {
         QTest::addColumn<int>("layout");
