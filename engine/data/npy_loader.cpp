@@ -258,6 +258,7 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
     out.rows = static_cast<std::int64_t>(rows);
     out.cols = static_cast<std::int64_t>(cols);
     out.values.resize(static_cast<std::size_t>(count));
+    const double limit = maxFeatureMagnitude(out.cols);
 
     // Read in chunks straight into the output (float32, C order) or through a small
     // buffer (float64 conversion, Fortran transposition), checking every value.
@@ -280,12 +281,15 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
             } else {
                 std::memcpy(&value, target + i * 8, 8);
             }
-            if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) {
+            // Beyond `limit` the run's float32 squared distances would overflow: refused
+            // here, where the value's place in the file is known.
+            if (!std::isfinite(value) || std::fabs(value) > limit) {
                 const std::uint64_t r = header.fortran ? index % rows : index / cols;
                 const std::uint64_t c = header.fortran ? index / rows : index % cols;
+                const std::string at = " at row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1);
                 failAt(path, header.dataOffset + index * itemSize,
-                       std::string(std::isfinite(value) ? "value out of float32 range" : "not a finite number") +
-                           " at row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1));
+                       std::isfinite(value) ? "value too large" + at + ": " + tooLargeForDistances(out.cols)
+                                            : "not a finite number" + at);
             }
             if (!buffer.empty()) {
                 const std::uint64_t to = header.fortran ? (index % rows) * cols + index / rows : index;

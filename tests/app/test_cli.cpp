@@ -182,7 +182,7 @@ private slots:
             << ":3:12" << "the log return of 'AAA' at 2024-01-02 is not finite";
         QTest::newRow("non-UTF-8") << QByteArray("1,2\n3,\xff\xfe\n") << ".csv" << none << ":2:" << "UTF-8";
         QTest::newRow("gigantic line") << QByteArray(2 * 1024 * 1024, '1') << ".csv" << none << ":1" << "";
-        QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":"
+        QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":1:1"
                                                            << "overflow float32 squared distances";
         QTest::newRow("npy bad magic") << QByteArray("NOTNUMPY....") << ".npy" << QStringList{"--layout", "matrix"} << ":1:" << "";
         QTest::newRow("npy truncated") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100, 4), }", floats(40)) << ".npy"
