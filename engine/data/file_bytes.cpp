@@ -41,8 +41,9 @@ std::string readUpTo(const std::string& path, std::size_t maxBytes)
 {
     File file = openRegularFile(path);
     std::string bytes;
-    const std::uint64_t size = fileSize(path);
-    bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, maxBytes)));
+    struct stat info {};  // the size of the file opened, not of whatever the path names now
+    if (::fstat(::fileno(file.get()), &info) == 0)
+        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(info.st_size), maxBytes)));
     char buffer[1 << 16];
     while (bytes.size() < maxBytes) {
         const std::size_t want = std::min(sizeof buffer, maxBytes - bytes.size());
