@@ -5,6 +5,7 @@
 #include "engine/store/store_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -170,7 +171,9 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--max-iter") o.params.maxIterations = parsePositive(option, value());
         else if (option == "--tol") {
             o.params.tolerance = parseNumber<double>(option, value());
-            if (!(o.params.tolerance >= 0)) throw UsageError("option --tol: must be >= 0 (got " + args[i] + ")");
+            // inf would stop after one iteration and record it as converged; nan never compares.
+            if (!(o.params.tolerance >= 0) || !std::isfinite(o.params.tolerance))
+                throw UsageError("option --tol: must be a finite number >= 0 (got " + args[i] + ")");
         } else if (option == "--seed") o.params.seed = parseNumber<std::uint64_t>(option, value());
         else if (option == "--mode")
             o.params.mode = parseChoice<kernels::Mode>(option, value(), {{"fast", kernels::Mode::Fast}, {"exact", kernels::Mode::Exact}});

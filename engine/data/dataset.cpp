@@ -3,6 +3,8 @@
 #include "engine/core/sha256.h"
 
 #include <array>
+#include <cmath>
+#include <cstdio>
 
 namespace clusterdesk {
 
@@ -14,6 +16,19 @@ std::string toString(Layout layout)
         case Layout::Ticks: return "ticks";
     }
     return "unknown";
+}
+
+double maxFeatureMagnitude(std::int64_t cols)
+{
+    return std::sqrt(1e37 / (4.0 * static_cast<double>(cols)));
+}
+
+std::string tooLargeForDistances(std::int64_t cols)
+{
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%.3g", maxFeatureMagnitude(cols));
+    return std::string("values above ") + bound + " in " + std::to_string(cols) + " column" + (cols == 1 ? "" : "s") +
+           " overflow float32 squared distances; rescale the data";
 }
 
 std::string Dataset::contentHash() const

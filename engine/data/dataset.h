@@ -14,6 +14,15 @@ enum class Layout { Matrix, Prices, Ticks };
 
 std::string toString(Layout layout);
 
+// The largest |value| a dataset with `cols` columns may hold. Squared distances are
+// float32 sums over the columns; values up to this bound keep them below 1e37 (the
+// widest difference, 2 x bound, squared, times cols), well inside float range.
+// Loaders refuse a larger value at its cell; runs refuse any dataset that has one.
+double maxFeatureMagnitude(std::int64_t cols);
+
+// Why a value above maxFeatureMagnitude(cols) is refused, for the loaders' messages.
+std::string tooLargeForDistances(std::int64_t cols);
+
 struct Dataset {
     std::int64_t rows = 0;
     std::int64_t cols = 0;

@@ -5,9 +5,21 @@
 #include "dataset.h"
 #include "demo_spec.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace clusterdesk::data {
 
 Dataset makeMarketDemo(DemoSpec& spec);
 Dataset makeBlobsDemo(DemoSpec& spec);
+
+// The blobs demo's k centres (k x d, row-major), each at least 8 spreads from the
+// others, and the centre-to-centre distances computed to place them: the one part of
+// the demo that could grow faster than n + k, so tests bound it.
+struct BlobCentres {
+    std::vector<double> values;
+    std::int64_t distanceChecks = 0;
+};
+BlobCentres placeBlobCentres(std::uint64_t seed, std::int64_t k, std::int64_t d, double spread);
 
 }  // namespace clusterdesk::data

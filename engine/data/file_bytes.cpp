@@ -2,34 +2,48 @@
 
 #include "engine/core/error.h"
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <memory>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace clusterdesk::data {
 namespace {
 
-struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-File openForReading(const std::string& path)
+const char* kindOf(mode_t mode)
 {
-    fileSize(path);  // rejects directories and missing files with a clear message
-    File file(std::fopen(path.c_str(), "rb"));
-    if (!file) throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-    return file;
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+void requireRegular(const std::string& path, const struct stat& info)
+{
+    if (!S_ISREG(info.st_mode))
+        throw DataError(path, 0, 0, std::string("is not a regular file (") + kindOf(info.st_mode) + ")");
+}
+
+std::uint64_t statRegular(const std::string& path)
+{
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0)
+        throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    requireRegular(path, info);
+    return static_cast<std::uint64_t>(info.st_size);
 }
 
 std::string readUpTo(const std::string& path, std::size_t maxBytes)
 {
-    File file = openForReading(path);
+    File file = openRegularFile(path);
     std::string bytes;
-    const std::uint64_t size = fileSize(path);
-    bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, maxBytes)));
+    struct stat info {};  // the size of the file opened, not of whatever the path names now
+    if (::fstat(::fileno(file.get()), &info) == 0)
+        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(info.st_size), maxBytes)));
     char buffer[1 << 16];
     while (bytes.size() < maxBytes) {
         const std::size_t want = std::min(sizeof buffer, maxBytes - bytes.size());
@@ -46,13 +60,33 @@ std::string readUpTo(const std::string& path, std::size_t maxBytes)
 
 }  // namespace
 
+File openRegularFile(const std::string& path)
+{
+    statRegular(path);  // the clear message for the common case, before open() can block
+    // O_NONBLOCK and the fstat below close the window in which the path could be swapped
+    // for a FIFO after the stat: opening a FIFO non-blocking returns at once. On a
+    // regular file O_NONBLOCK has no effect on reads.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    struct stat info {};
+    const bool statted = ::fstat(fd, &info) == 0;
+    const int error = errno;
+    if (!statted || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        if (!statted) throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(error));
+        requireRegular(path, info);
+    }
+    File file(::fdopen(fd, "rb"));
+    if (!file) {
+        ::close(fd);
+        throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    }
+    return file;
+}
+
 std::uint64_t fileSize(const std::string& path)
 {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0)
-        throw DataError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-    if (S_ISDIR(info.st_mode)) throw DataError(path, 0, 0, "cannot open: is a directory");
-    return static_cast<std::uint64_t>(info.st_size);
+    return statRegular(path);
 }
 
 std::string readFileBytes(const std::string& path)

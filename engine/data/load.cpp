@@ -9,6 +9,25 @@
 #include "ticks_loader.h"
 
 namespace clusterdesk {
+namespace {
+
+// Options the layout would silently ignore are refused, so that no run records a
+// setting it did not use. Checked once the layout is known, as it may be sniffed.
+// A bar size equal to the default cannot be told apart from none given; it changes
+// nothing, so it passes.
+void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options)
+{
+    if (layout == Layout::Matrix && options.returnWindow != 0) {
+        throw UsageError("a return window (--window " + std::to_string(options.returnWindow) +
+                         ") applies to prices and ticks files; " + path + " holds a matrix");
+    }
+    if (layout != Layout::Ticks && options.barSeconds != LoadOptions::kDefaultBarSeconds) {
+        throw UsageError("a bar size (--bar " + std::to_string(options.barSeconds) + ") applies to ticks files; " +
+                         path + " holds " + (layout == Layout::Matrix ? "a matrix" : "a prices table, not ticks"));
+    }
+}
+
+}  // namespace
 
 Dataset loadDataset(const std::string& path, const LoadOptions& options)
 {
@@ -21,9 +40,11 @@ Dataset loadDataset(const std::string& path, const LoadOptions& options)
             throw UsageError(path + " is a NumPy .npy file, which holds a matrix; it cannot be read as " +
                              toString(*options.layout));
         }
+        requireOptionsApply(path, Layout::Matrix, options);
         return data::loadNpy(path, options);
     }
     const Layout layout = options.layout ? *options.layout : sniffLayout(path);
+    requireOptionsApply(path, layout, options);
     switch (layout) {
         case Layout::Matrix: return data::loadMatrixCsv(path, options);
         case Layout::Prices: return data::loadPricesCsv(path, options);

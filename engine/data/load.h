@@ -26,7 +26,8 @@ struct LoadOptions {
     int returnWindow = 0;          // prices/ticks: use the last N log returns as features (0 = all)
     int maxForwardFill = 5;        // prices: fill at most this many consecutive missing prices with the last one
     double minHistory = 0.8;  // prices: drop assets with fewer than this fraction of prices present (reported in notes)
-    std::int64_t barSeconds = 60;          // ticks: bar size
+    static constexpr std::int64_t kDefaultBarSeconds = 60;
+    std::int64_t barSeconds = kDefaultBarSeconds;  // ticks: bar size
     std::function<bool(double)> progress;  // fraction done in [0,1]; return false to cancel (throw Cancelled)
 };
 
@@ -37,7 +38,9 @@ struct LoadOptions {
 Layout sniffLayout(const std::string& path);
 
 // Loads and validates the whole file. Throws DataError (bad content), UsageError (bad
-// options, e.g. returnWindow longer than the history) or Cancelled (progress said stop).
+// options, e.g. returnWindow longer than the history, or an option that does not apply
+// to the layout: a return window on a matrix, a bar size other than the default on
+// anything but ticks) or Cancelled (progress said stop).
 Dataset loadDataset(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace clusterdesk

@@ -5,7 +5,6 @@
 #include "text_cells.h"
 
 #include <cmath>
-#include <limits>
 #include <optional>
 
 namespace clusterdesk::data {
@@ -22,15 +21,17 @@ bool isIdHeader(std::string_view name)
     return n.empty() || n == "id" || n == "name" || n == "symbol" || n == "asset" || n == "ticker";
 }
 
-// Parses one feature cell, or fails at it with the reason.
-float featureValue(const CsvReader& reader, const CsvField& field)
+// Parses one feature cell, or fails at it with the reason. `limit` is
+// maxFeatureMagnitude(cols): a larger value would overflow the squared distances of
+// the run, so it is refused here, where its line and column are known.
+float featureValue(const CsvReader& reader, const CsvField& field, double limit, std::int64_t cols)
 {
     if (field.text.empty()) reader.fail(field, "empty cell: a matrix cannot have missing values");
     const auto value = parseDouble(field.text);
     if (!value) reader.fail(field, "not a number: '" + excerpt(field.text) + "'");
     if (!std::isfinite(*value)) reader.fail(field, "not a finite number: '" + excerpt(field.text) + "'");
-    if (std::fabs(*value) > std::numeric_limits<float>::max())
-        reader.fail(field, "number out of float32 range: '" + excerpt(field.text) + "'");
+    if (std::fabs(*value) > limit)
+        reader.fail(field, "'" + excerpt(field.text) + "' is too large: " + tooLargeForDistances(cols));
     return static_cast<float>(*value);
 }
 
@@ -88,12 +89,13 @@ Dataset loadMatrixCsv(const std::string& path, const LoadOptions& options)
     out.source = path;
     out.layout = Layout::Matrix;
     out.cols = static_cast<std::int64_t>(features.size());
+    const double limit = maxFeatureMagnitude(out.cols);
     if (header) {
         for (std::size_t c : features) out.colNames.emplace_back(first[c].text);
     }
     const auto addRow = [&](const CsvRecord& record) {
         checkWidth(reader, record, width, header ? "header" : "first row");
-        for (std::size_t c : features) out.values.push_back(featureValue(reader, record[c]));
+        for (std::size_t c : features) out.values.push_back(featureValue(reader, record[c], limit, out.cols));
         if (idColumn) out.rowNames.emplace_back(record[0].text);
         if (truthColumn) {
             const CsvField& field = record[*truthColumn];

@@ -163,10 +163,6 @@ std::string shapeText(const std::vector<std::uint64_t>& shape)
     throw DataError(path, 1, static_cast<std::int64_t>(offset + 1), message);
 }
 
-struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 }  // namespace
 
 bool hasNpyMagic(std::string_view firstBytes)
@@ -252,8 +248,8 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
     if (rows > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         failAt(path, size, "too many rows");
 
-    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (!file || std::fseek(file.get(), static_cast<long>(header.dataOffset), SEEK_SET) != 0)
+    File file = openRegularFile(path);
+    if (std::fseek(file.get(), static_cast<long>(header.dataOffset), SEEK_SET) != 0)
         throw DataError(path, 0, 0, "cannot read the data of the .npy file");
 
     Dataset out;
@@ -262,6 +258,7 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
     out.rows = static_cast<std::int64_t>(rows);
     out.cols = static_cast<std::int64_t>(cols);
     out.values.resize(static_cast<std::size_t>(count));
+    const double limit = maxFeatureMagnitude(out.cols);
 
     // Read in chunks straight into the output (float32, C order) or through a small
     // buffer (float64 conversion, Fortran transposition), checking every value.
@@ -284,12 +281,15 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
             } else {
                 std::memcpy(&value, target + i * 8, 8);
             }
-            if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) {
+            // Beyond `limit` the run's float32 squared distances would overflow: refused
+            // here, where the value's place in the file is known.
+            if (!std::isfinite(value) || std::fabs(value) > limit) {
                 const std::uint64_t r = header.fortran ? index % rows : index / cols;
                 const std::uint64_t c = header.fortran ? index / rows : index % cols;
+                const std::string at = " at row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1);
                 failAt(path, header.dataOffset + index * itemSize,
-                       std::string(std::isfinite(value) ? "value out of float32 range" : "not a finite number") +
-                           " at row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1));
+                       std::isfinite(value) ? "value too large" + at + ": " + tooLargeForDistances(out.cols)
+                                            : "not a finite number" + at);
             }
             if (!buffer.empty()) {
                 const std::uint64_t to = header.fortran ? (index % rows) * cols + index / rows : index;

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "kernels/host/host_backend.h"
+#include "text_cells.h"
 
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,19 @@ std::string nameList(const std::vector<std::string>& names, std::size_t shown = 
 
 }  // namespace
 
+double parsePrice(const CsvReader& reader, const CsvField& cell)
+{
+    const auto price = parseDouble(cell.text);
+    if (!price) reader.fail(cell, "not a price: '" + excerpt(cell.text) + "'");
+    if (!std::isfinite(*price)) reader.fail(cell, "not a finite price: '" + excerpt(cell.text) + "'");
+    if (*price <= 0.0) reader.fail(cell, "price must be positive: '" + excerpt(cell.text) + "'");
+    if (*price < std::numeric_limits<double>::min()) {
+        reader.fail(cell, "price too small to take log returns of: '" + excerpt(cell.text) +
+                              "' (below 2.2e-308, the smallest normal double)");
+    }
+    return *price;
+}
+
 void validateLoadOptions(const LoadOptions& options)
 {
     if (options.returnWindow < 0)
@@ -46,7 +60,8 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
     const std::size_t given = notes.size();  // the caller's notes (provenance) come first
     const std::size_t periods = table.times.size();
     const std::size_t assets = table.assets.size();
-    if (table.prices.size() != periods * assets) throw Error("price table shape mismatch (internal)");
+    if (table.prices.size() != periods * assets || (!table.origins.empty() && table.origins.size() != periods * assets))
+        throw Error("price table shape mismatch (internal)");
     if (periods == 0 || assets == 0) throw DataError(source, 0, 0, "no prices");
     const auto at = [&](std::size_t t, std::size_t a) -> double& { return table.prices[t * assets + a]; };
 
@@ -79,14 +94,18 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
     std::int64_t filled = 0;
     for (std::size_t a : kept) {
         double last = std::numeric_limits<double>::quiet_NaN();
+        std::size_t lastAt = 0;
         int run = 0;
         for (std::size_t t = 0; t < periods; ++t) {
             double& p = at(t, a);
             if (!std::isnan(p)) {
                 last = p;
+                lastAt = t * assets + a;
                 run = 0;
             } else if (!std::isnan(last) && run < options.maxForwardFill) {
                 p = last;
+                // A filled price points at the cell it repeats.
+                if (!table.origins.empty()) table.origins[t * assets + a] = table.origins[lastAt];
                 ++run;
                 ++filled;
             } else {
@@ -136,8 +155,22 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
         const std::size_t a = kept[r];
         out.rowNames.push_back(table.assets[a]);
         float* row = out.values.data() + r * static_cast<std::size_t>(window);
-        for (std::size_t k = first; k < dates.size(); ++k)
-            row[k - first] = static_cast<float>(std::log(at(dates[k], a) / at(dates[k - 1], a)));
+        for (std::size_t k = first; k < dates.size(); ++k) {
+            const double ret = std::log(at(dates[k], a) / at(dates[k - 1], a));
+            // The ratio of two normal positive doubles can overflow to inf or underflow
+            // to 0 (1e300 after 1e-300); such a return would make the whole run NaN.
+            // A finite one is within +-1500, so the float cast and the z-score stay finite.
+            if (!std::isfinite(ret)) {
+                const PriceOrigin where = table.origins.empty() ? PriceOrigin{} : table.origins[dates[k] * assets + a];
+                char prices[80];
+                std::snprintf(prices, sizeof prices, "%.6g after %.6g", at(dates[k], a), at(dates[k - 1], a));
+                throw DataError(source, where.line, where.column,
+                                "the log return of '" + table.assets[a] + "' at " + table.times[dates[k]] +
+                                    " is not finite: price " + prices +
+                                    " is a ratio beyond double range; check the prices' units");
+            }
+            row[k - first] = static_cast<float>(ret);
+        }
     }
     out.colNames.reserve(static_cast<std::size_t>(window));
     for (std::size_t k = first; k < dates.size(); ++k) out.colNames.push_back(table.times[dates[k]]);

@@ -3,20 +3,34 @@
 // returns over the requested window, z-score each asset's row.
 #pragma once
 
+#include "csv_reader.h"
 #include "dataset.h"
 #include "load.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace clusterdesk::data {
 
+// Where a price was read: the line and character column of its cell (0, 0 = generated).
+struct PriceOrigin {
+    std::int64_t line = 0;
+    std::int64_t column = 0;
+};
+
 // Prices by period, one column per asset.
 struct PriceTable {
     std::vector<std::string> times;   // label of each period (date or bar start), increasing
     std::vector<std::string> assets;  // asset names, unique
-    std::vector<double> prices;       // times.size() x assets.size(), row-major by time; NaN = missing, else > 0
+    std::vector<double> prices;       // times.size() x assets.size(), row-major by time; NaN = missing, else normal > 0
+    std::vector<PriceOrigin> origins; // empty (generated prices), or one per price: where a failure points
 };
+
+// The price in a cell of a prices or ticks file: a finite, positive, normal double
+// (a subnormal price such as 1e-310 has lost its precision and its log returns
+// overflow). Fails through the reader with the cell's position otherwise.
+double parsePrice(const CsvReader& reader, const CsvField& cell);
 
 // Throws UsageError for options out of range (negative window, minHistory outside [0,1], ...).
 void validateLoadOptions(const LoadOptions& options);
@@ -24,7 +38,9 @@ void validateLoadOptions(const LoadOptions& options);
 // One row per kept asset (rowNames), features = z-scored log returns of the last
 // returnWindow periods (colNames = the period each return ends on). Every fill and
 // drop is recorded in notes, after the ones passed in. DataError (naming source, no
-// line) when nothing usable remains; UsageError when returnWindow exceeds the history.
+// line) when nothing usable remains, or at the later price's origin when a log return
+// is not finite (two prices too far apart for their ratio to be a double);
+// UsageError when returnWindow exceeds the history.
 Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::string source, Layout layout,
                         std::vector<std::string> notes = {});
 

@@ -74,13 +74,11 @@ Dataset loadPricesCsv(const std::string& path, const LoadOptions& options)
             const CsvField& cell = record[c];
             if (isMissingMarker(cell.text)) {
                 table.prices.push_back(std::numeric_limits<double>::quiet_NaN());
+                table.origins.push_back({cell.line, cell.column});
                 continue;
             }
-            const auto price = parseDouble(cell.text);
-            if (!price) reader.fail(cell, "not a price: '" + excerpt(cell.text) + "'");
-            if (!std::isfinite(*price)) reader.fail(cell, "not a finite price: '" + excerpt(cell.text) + "'");
-            if (*price <= 0.0) reader.fail(cell, "price must be positive: '" + excerpt(cell.text) + "'");
-            table.prices.push_back(*price);
+            table.prices.push_back(parsePrice(reader, cell));
+            table.origins.push_back({cell.line, cell.column});
         }
         if ((table.times.size() & 255) == 0) progress.update(reader.fraction());
     }

@@ -25,6 +25,7 @@ struct Tick {
     std::int64_t order;  // file order breaks timestamp ties
     std::int32_t symbol;
     double price;
+    PriceOrigin origin;  // the price cell: a bar's close points back at the tick that set it
 };
 
 std::int64_t floorDiv(std::int64_t a, std::int64_t b)
@@ -96,10 +97,7 @@ Dataset loadTicksCsv(const std::string& path, const LoadOptions& options)
         const CsvField& symbol = record[symbolCol];
         if (symbol.text.empty()) reader.fail(symbol, "empty symbol");
         const CsvField& priceCell = record[priceCol];
-        const auto price = parseDouble(priceCell.text);
-        if (!price) reader.fail(priceCell, "not a price: '" + excerpt(priceCell.text) + "'");
-        if (!std::isfinite(*price)) reader.fail(priceCell, "not a finite price: '" + excerpt(priceCell.text) + "'");
-        if (*price <= 0.0) reader.fail(priceCell, "price must be positive: '" + excerpt(priceCell.text) + "'");
+        const double price = parsePrice(reader, priceCell);
         if (sizeIt != columns.end()) {
             const CsvField& sizeCell = record[sizeIt->second];
             if (!sizeCell.text.empty()) {
@@ -111,8 +109,8 @@ Dataset loadTicksCsv(const std::string& path, const LoadOptions& options)
         auto [it, inserted] =
             symbolIds.try_emplace(std::string(symbol.text), static_cast<std::int32_t>(symbols.size()));
         if (inserted) symbols.emplace_back(symbol.text);
-        ticks.push_back(
-            Tick{floorDiv(*micros, barMicros), *micros, static_cast<std::int64_t>(ticks.size()), it->second, *price});
+        ticks.push_back(Tick{floorDiv(*micros, barMicros), *micros, static_cast<std::int64_t>(ticks.size()), it->second,
+                             price, {priceCell.line, priceCell.column}});
         if ((ticks.size() & 4095) == 0) progress.update(reader.fraction());
     }
     if (ticks.empty()) reader.fail(reader.line(), 1, "no ticks after the header");
@@ -142,6 +140,7 @@ Dataset loadTicksCsv(const std::string& path, const LoadOptions& options)
     for (std::int64_t bar : bars) table.times.push_back(formatTimestamp(bar * barMicros));
     const std::size_t width2 = symbols.size();
     table.prices.assign(bars.size() * width2, std::numeric_limits<double>::quiet_NaN());
+    table.origins.assign(bars.size() * width2, PriceOrigin{});
     // Last tick per (bar, symbol): sorted by (bar, timestamp, file order), later ticks overwrite.
     std::sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) {
         return a.bar != b.bar ? a.bar < b.bar : a.micros != b.micros ? a.micros < b.micros : a.order < b.order;
@@ -149,7 +148,9 @@ Dataset loadTicksCsv(const std::string& path, const LoadOptions& options)
     std::size_t b = 0;
     for (const Tick& t : ticks) {
         while (bars[b] != t.bar) ++b;
-        table.prices[b * width2 + static_cast<std::size_t>(column[t.symbol])] = t.price;
+        const std::size_t cell = b * width2 + static_cast<std::size_t>(column[t.symbol]);
+        table.prices[cell] = t.price;
+        table.origins[cell] = t.origin;
     }
     std::vector<std::string> notes{"resampled " + std::to_string(ticks.size()) + " ticks of " +
                                    std::to_string(symbols.size()) + " symbols into " + std::to_string(bars.size()) +

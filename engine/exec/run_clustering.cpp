@@ -41,7 +41,7 @@ void validate(const KMeansParams& params, const Dataset& data, const Topology& t
     // distance into inf and every answer into noise.
     float maxAbs = 0;
     for (float v : data.values) maxAbs = std::max(maxAbs, std::fabs(v));
-    if (4.0 * static_cast<double>(data.cols) * maxAbs * maxAbs > 1e37)
+    if (maxAbs > maxFeatureMagnitude(data.cols))
         throw DataError(data.source, 0, 0, "values up to " + std::to_string(maxAbs) + " in " + std::to_string(data.cols) +
                                                " columns overflow float32 squared distances; rescale the data");
 }

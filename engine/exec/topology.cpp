@@ -1,10 +1,10 @@
 #include "topology.h"
 
 #include "../core/error.h"
+#include "../data/file_bytes.h"
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 
 namespace clusterdesk {
@@ -23,8 +23,13 @@ int parseCount(const std::string& text, const std::string& spec, int max)
 // comments; a host without slots= counts one slot per line.
 int hostfileSlots(const std::string& path, const std::string& spec)
 {
-    std::ifstream in(path);
-    if (!in) throw UsageError("bad topology '" + spec + "': cannot read hostfile " + path);
+    std::string text;
+    try {
+        text = data::readFileBytes(path);  // refuses a FIFO or /dev/zero before it can block or run on
+    } catch (const DataError& e) {
+        throw UsageError("bad topology '" + spec + "': cannot read hostfile " + e.what());
+    }
+    std::istringstream in(text);
     long long total = 0;
     std::string line;
     int lineNo = 0;

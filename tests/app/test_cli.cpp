@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <sys/stat.h>
 
 namespace {
 
@@ -71,6 +72,9 @@ private slots:
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
         QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
         QTest::newRow("bar on a demo") << QStringList{"run", "--demo", "market", "--bar", "300"} << "apply to --data";
+        QTest::newRow("infinite tol") << QStringList{"run", "--demo", "blobs", "--tol", "inf"} << "option --tol: must be a finite number >= 0";
+        QTest::newRow("nan tol") << QStringList{"run", "--demo", "blobs", "--tol", "nan"} << "option --tol: must be a finite number >= 0";
+        QTest::newRow("negative tol") << QStringList{"run", "--demo", "blobs", "--tol", "-1"} << "option --tol: must be a finite number >= 0";
         QTest::newRow("k with adaptgrow") << QStringList{"run", "--demo", "blobs", "--algo", "adaptgrow", "--k", "5"}
                                           << "--k applies to --algo kmeans";
         QTest::newRow("kmax with kmeans") << QStringList{"run", "--demo", "blobs", "--kmax", "5"} << "apply to --algo adaptgrow";
@@ -172,9 +176,14 @@ private slots:
                                          << ":1:" << "AAA";
         QTest::newRow("non-positive price") << QByteArray("date,AAA,BBB\n2024-01-01,1,2\n2024-01-02,-1,2\n2024-01-03,1,2\n") << ".csv"
                                             << none << ":3:" << "";
+        QTest::newRow("subnormal price") << QByteArray("date,AAA,BBB\n2024-01-01,1,2\n2024-01-02,1e-310,2\n2024-01-03,1,2\n")
+                                         << ".csv" << none << ":3:12" << "price too small";
+        QTest::newRow("log return beyond double range")
+            << QByteArray("date,AAA,BBB\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n") << ".csv" << none
+            << ":3:12" << "the log return of 'AAA' at 2024-01-02 is not finite";
         QTest::newRow("non-UTF-8") << QByteArray("1,2\n3,\xff\xfe\n") << ".csv" << none << ":2:" << "UTF-8";
         QTest::newRow("gigantic line") << QByteArray(2 * 1024 * 1024, '1') << ".csv" << none << ":1" << "";
-        QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":"
+        QTest::newRow("values overflow float32 distances") << QByteArray("1e20,2\n3,4\n5,6\n-1e20,3\n") << ".csv" << none << ":1:1"
                                                            << "overflow float32 squared distances";
         QTest::newRow("npy bad magic") << QByteArray("NOTNUMPY....") << ".npy" << QStringList{"--layout", "matrix"} << ":1:" << "";
         QTest::newRow("npy truncated") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100, 4), }", floats(40)) << ".npy"
@@ -231,6 +240,78 @@ private slots:
         const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("/nonexistent/prices.csv"), qPrintable(r.err));
+    }
+
+    // --window and --bar on a file whose (sniffed) layout has no use for them: exit 2,
+    // naming the option, and nothing run or recorded.
+    void optionsThatDoNotApplyExit2_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        const QByteArray matrix("1,2\n3,4\n5,6\n");
+        const QByteArray prices("date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.2\n2024-01-03,1.2,2.1\n");
+        QTest::newRow("window on a matrix") << matrix << QStringList{"--window", "2"} << "--window 2) applies to prices and ticks files";
+        QTest::newRow("bar on a matrix") << matrix << QStringList{"--bar", "300"} << "--bar 300) applies to ticks files";
+        QTest::newRow("bar on prices") << prices << QStringList{"--bar", "300"} << "holds a prices table, not ticks";
+    }
+
+    void optionsThatDoNotApplyExit2()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile file(dir.filePath("input.csv"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        const CliResult r = runCli(QStringList{"run", "--data", file.fileName(), "--k", "2", "--db", dir.filePath("runs.sqlite")} + extra);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(message) && r.err.contains(file.fileName()), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
+    }
+
+    // A FIFO blocks in open() until a writer comes and /dev/zero never ends: as data,
+    // hostfile or initial centroids each is refused at once, naming the path and what
+    // it is. runCli's timeout turns a hang into a failure instead of a stuck suite.
+    void nonRegularInputsAreRefused_data()
+    {
+        QTest::addColumn<QString>("option");  // where the special file goes
+        QTest::addColumn<bool>("fifo");       // a FIFO, else /dev/zero
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("FIFO as data") << "--data" << true << 3 << "(a FIFO)";
+        QTest::newRow("/dev/zero as matrix data") << "--data" << false << 3 << "(a character device)";
+        QTest::newRow("FIFO as hostfile") << "--topology" << true << 2 << "(a FIFO)";
+        QTest::newRow("/dev/zero as hostfile") << "--topology" << false << 2 << "(a character device)";
+        QTest::newRow("FIFO as initial centroids") << "--init-centroids" << true << 3 << "(a FIFO)";
+        QTest::newRow("/dev/zero as initial centroids") << "--init-centroids" << false << 3 << "(a character device)";
+    }
+
+    void nonRegularInputsAreRefused()
+    {
+        QFETCH(QString, option);
+        QFETCH(bool, fifo);
+        QFETCH(int, exitCode);
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        QString path = "/dev/zero";
+        if (fifo) {
+            path = dir.filePath("pipe");
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        }
+        QStringList args{"run"};
+        if (option == "--data")
+            args << "--data" << path << "--layout" << "matrix";
+        else if (option == "--topology")
+            args << "--demo" << "blobs:n=100,d=2,k=2" << "--topology" << "pool:" + path;
+        else
+            args << "--demo" << "blobs:n=100,d=2,k=2" << "--init-centroids" << path;
+        const CliResult r = runCli(args, 60000);
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(path + ": is not a regular file " + kind), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
     void badInitialCentroidsExit3()

@@ -4,6 +4,9 @@
 
 #include <QTest>
 
+#include <sys/stat.h>
+#include <vector>
+
 using namespace clusterdesk;
 
 class TestLoad : public QObject {
@@ -47,8 +50,36 @@ private slots:
         CD_EXPECT_DATA_ERROR(sniffLayout(binary), binary, 1, 3, "invalid UTF-8");
         CD_EXPECT_DATA_ERROR(sniffLayout("/no/such/file.csv"), "/no/such/file.csv", 0, 0, "cannot open");
         const std::string folder = dir.path().toStdString();
-        CD_EXPECT_DATA_ERROR(sniffLayout(folder), folder, 0, 0, "is a directory");
-        CD_EXPECT_DATA_ERROR(loadDataset(folder), folder, 0, 0, "is a directory");
+        CD_EXPECT_DATA_ERROR(sniffLayout(folder), folder, 0, 0, "is not a regular file (a directory)");
+        CD_EXPECT_DATA_ERROR(loadDataset(folder), folder, 0, 0, "is not a regular file (a directory)");
+    }
+
+    // Opening a FIFO blocks until a writer comes and /dev/zero never ends: every layout
+    // refuses both before opening them (a hang here is a ctest timeout, not a pass).
+    void nonRegularFilesAreRefused_data()
+    {
+        QTest::addColumn<int>("layout");  // -1: sniffed
+        QTest::newRow("sniffed") << -1;
+        QTest::newRow("matrix") << int(Layout::Matrix);
+        QTest::newRow("prices") << int(Layout::Prices);
+        QTest::newRow("ticks") << int(Layout::Ticks);
+    }
+
+    void nonRegularFilesAreRefused()
+    {
+        QFETCH(int, layout);
+        LoadOptions options;
+        if (layout >= 0) options.layout = static_cast<Layout>(layout);
+        QTemporaryDir dir;
+        std::vector<std::string> names{"pipe"};
+        if (layout < 0 || layout == int(Layout::Matrix)) names.push_back("pipe.npy");  // the .npy reader's own path
+        for (const std::string& name : names) {
+            const std::string fifo = dir.filePath(QString::fromStdString(name)).toStdString();
+            QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+            CD_EXPECT_DATA_ERROR(loadDataset(fifo, options), fifo, 0, 0, "is not a regular file (a FIFO)");
+        }
+        CD_EXPECT_DATA_ERROR(loadDataset("/dev/zero", options), "/dev/zero", 0, 0,
+                             "is not a regular file (a character device)");
     }
 
     void sniffingCutsALongPrefixAtALineEnd()
@@ -82,6 +113,42 @@ private slots:
         options = {};
         options.maxForwardFill = -1;
         QVERIFY_THROWS_EXCEPTION(UsageError, loadDataset(path, options));
+    }
+
+    // A setting the layout would ignore is refused once the layout is known (here
+    // sniffed), naming the option, rather than recorded as if it had been used.
+    void optionsMustApplyToTheLayout()
+    {
+        QTemporaryDir dir;
+        const std::string matrix = test::writeFile(dir, "m.csv", "1,2\n3,4\n5,6\n");
+        const std::string prices =
+            test::writeFile(dir, "p.csv", "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.2\n2024-01-03,1.2,2.1\n");
+        const std::string ticks = test::writeFile(
+            dir, "t.csv", "timestamp,symbol,price\n2024-01-02T09:30:00,A,10\n2024-01-02T09:35:00,A,11\n"
+                          "2024-01-02T09:40:00,A,12\n");
+        const auto refused = [](const std::string& path, const LoadOptions& options) -> std::string {
+            try {
+                loadDataset(path, options);
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return "loaded";
+        };
+        LoadOptions window;
+        window.returnWindow = 1;
+        LoadOptions bar;
+        bar.barSeconds = 300;
+        QVERIFY2(refused(matrix, window).find("--window 1) applies to prices and ticks files; " + matrix +
+                                              " holds a matrix") != std::string::npos,
+                 refused(matrix, window).c_str());
+        QVERIFY2(refused(matrix, bar).find("--bar 300) applies to ticks files") != std::string::npos,
+                 refused(matrix, bar).c_str());
+        QVERIFY2(refused(prices, bar).find("holds a prices table, not ticks") != std::string::npos,
+                 refused(prices, bar).c_str());
+        QCOMPARE(loadDataset(prices, window).cols, std::int64_t{1});
+        QCOMPARE(loadDataset(ticks, bar).cols, std::int64_t{2});
+        // The default bar size is what every load passes; it must not count as given.
+        QCOMPARE(loadDataset(matrix).rows, std::int64_t{3});
     }
 
     void progressAndCancel_data()

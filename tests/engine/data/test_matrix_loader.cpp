@@ -121,7 +121,10 @@ private slots:
         QTest::newRow("non-numeric cell") << QByteArray("a,b\n1,2\n3,x\n") << 3 << 3 << "not a number: 'x'";
         QTest::newRow("nan") << QByteArray("1,2\n3,nan\n") << 2 << 3 << "not a finite number";
         QTest::newRow("inf") << QByteArray("1,inf\n") << 1 << 3 << "not a finite number";
-        QTest::newRow("huge") << QByteArray("1,2\n3,1e39\n") << 2 << 3 << "float32 range";
+        QTest::newRow("huge") << QByteArray("1,2\n3,1e39\n") << 2 << 3 << "'1e39' is too large";
+        // Within float32, but its squared distances are not.
+        QTest::newRow("square overflows") << QByteArray("1,2\n3,1e20\n") << 2 << 3
+                                          << "values above 1.12e+18 in 2 columns overflow float32 squared distances";
         QTest::newRow("empty cell") << QByteArray("1,2\n3,\n") << 2 << 3 << "empty cell";
         QTest::newRow("spaces only cell") << QByteArray("1,2\n3,  \n") << 2 << 5 << "empty cell";
         QTest::newRow("invalid utf-8") << QByteArray("a,b\n1,\xff\n") << 2 << 3 << "invalid UTF-8";

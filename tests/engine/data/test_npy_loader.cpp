@@ -165,9 +165,13 @@ private slots:
         std::vector<double> inf{1, 2, 3, 4, 5, std::numeric_limits<double>::infinity()};
         QTest::newRow("inf value f8") << qb(npy(dict("<f8", false, "(2, 3)"), bytesOf(inf))) << offset + 40 + 1
                                       << "not a finite number at row 2, column 3";
+        std::vector<float> large = six;  // a float32, but its squared distances are not
+        large[1] = 1e20f;
+        QTest::newRow("square overflows") << qb(npy(dict("<f4", false, "(2, 3)"), bytesOf(large))) << offset + 4 + 1
+                                          << "value too large at row 1, column 2: values above 9.13e+17 in 3 columns";
         std::vector<double> big{1, 2, 1e300, 4, 5, 6};
         QTest::newRow("f8 beyond float32 (Fortran)") << qb(npy(dict("<f8", true, "(2, 3)"), bytesOf(big)))
-                                                     << offset + 16 + 1 << "float32 range at row 1, column 2";
+                                                     << offset + 16 + 1 << "value too large at row 1, column 2: values above";
     }
 
     void badInput()

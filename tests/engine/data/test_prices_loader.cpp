@@ -178,6 +178,12 @@ private slots:
         QTest::newRow("zero price") << head + "2024-01-03,0,2\n" << 4 << 12 << "must be positive";
         QTest::newRow("negative price") << head + "2024-01-03,1,-2\n" << 4 << 14 << "must be positive";
         QTest::newRow("text price") << head + "2024-01-03,abc,2\n" << 4 << 12 << "not a price: 'abc'";
+        QTest::newRow("subnormal price") << head + "2024-01-03,1e-310,2\n" << 4 << 12 << "price too small";
+        QTest::newRow("5e-324 beside 1e300") << head + "2024-01-03,1e300,5e-324\n" << 4 << 18 << "price too small";
+        // Both prices are normal doubles, their ratio is not: the later price is named.
+        QTest::newRow("log return beyond double range")
+            << QByteArray("date,A,B\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n") << 3 << 12
+            << "the log return of 'A' at 2024-01-02 is not finite";
         QTest::newRow("infinite price") << head + "2024-01-03,1,inf\n" << 4 << 14 << "not a finite price";
         QTest::newRow("bad date") << head + "2024-02-30,1,2\n" << 4 << 1 << "not a date";
         QTest::newRow("dates go back") << head + "2024-01-02,1,2\n" << 4 << 1 << "dates must increase";

@@ -130,6 +130,12 @@ private slots:
         QTest::newRow("empty symbol") << head + "2024-01-02T09:31:00,,10,1\n" << 3 << 21 << "empty symbol";
         QTest::newRow("negative price") << head + "2024-01-02T09:31:00,A,-10,1\n" << 3 << 23 << "must be positive";
         QTest::newRow("nan price") << head + "2024-01-02T09:31:00,A,NaN,1\n" << 3 << 23 << "not a finite price";
+        QTest::newRow("subnormal price") << head + "2024-01-02T09:31:00,A,1e-310,1\n" << 3 << 23 << "price too small";
+        // The 09:31 bar closes on the tick of line 4: its return from 1e300 underflows to log(0).
+        QTest::newRow("bar return beyond double range")
+            << QByteArray("timestamp,symbol,price\n2024-01-02T09:30:00,A,1e300\n2024-01-02T09:31:00,A,5\n"
+                          "2024-01-02T09:31:30,A,1e-300\n2024-01-02T09:32:00,A,1\n")
+            << 4 << 23 << "the log return of 'A' at 2024-01-02T09:31:00";
         QTest::newRow("missing price") << head + "2024-01-02T09:31:00,A,,1\n" << 3 << 23 << "not a price";
         QTest::newRow("bad size") << head + "2024-01-02T09:31:00,A,10,lots\n" << 3 << 26 << "size must be";
         QTest::newRow("negative size") << head + "2024-01-02T09:31:00,A,10,-1\n" << 3 << 26 << "size must be";
