@@ -1,6 +1,7 @@
 #include "output_file.h"
 
 #include "error.h"
+#include "file_kind.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -31,16 +32,6 @@ bool sameFile(const std::string& a, const std::string& b)
     // Hard links and bind mounts: two names, one inode.
     struct stat sa {}, sb {};
     return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-std::string kindOf(mode_t mode)
-{
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
 }
 
 // The process's umask, read without changing it (umask(2) can only read by setting,
@@ -115,7 +106,7 @@ void checkOutputPath(const std::string& option, const std::string& path, const s
         throw UsageError(where + " would overwrite " + file->role + " (" + file->path + "); choose another file");
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw UsageError(where + ": it is " + kindOf(st.st_mode) + "; outputs are written to regular files");
+        throw UsageError(where + ": it is " + fileKindName(st.st_mode) + "; outputs are written to regular files");
     const fs::path target = resolved(path);
     const fs::path folder = target.parent_path();
     if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) throw UsageError(where + ": the folder " + folder.string() + " does not exist");

@@ -1,6 +1,7 @@
 #include "file_bytes.h"
 
 #include "engine/core/error.h"
+#include "engine/core/file_kind.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,20 +13,10 @@
 namespace clusterdesk::data {
 namespace {
 
-const char* kindOf(mode_t mode)
-{
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a plain file";
-}
-
 void requireRegular(const std::string& path, const struct stat& info)
 {
     if (!S_ISREG(info.st_mode))
-        throw DataError(path, 0, 0, std::string("is not a regular file (") + kindOf(info.st_mode) + ")");
+        throw DataError(path, 0, 0, std::string("is not a regular file (") + fileKindName(info.st_mode) + ")");
 }
 
 std::uint64_t statRegular(const std::string& path)

@@ -137,7 +137,7 @@ private slots:
         const struct {
             QString path;
             const char* says;
-        } cases[] = {{"/dev/full", "a character device"}, {dir.filePath("fifo"), "a FIFO"}, {dir.path(), "a folder"},
+        } cases[] = {{"/dev/full", "a character device"}, {dir.filePath("fifo"), "a FIFO"}, {dir.path(), "a directory"},
                      {"/proc/version", "/proc"}, {dir.filePath("missing/out.txt"), "does not exist"}};
         for (const auto& c : cases) {
             const QString message = messageOf<UsageError>([&] { checkOutputPath("--labels-out", c.path.toStdString(), {}); });
