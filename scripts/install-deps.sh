@@ -9,7 +9,8 @@ packages=(
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
-  stress-ng  # scripts/test-under-load.sh
+  stress-ng                        # scripts/test-under-load.sh
+  clang libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh (libFuzzer)
 )
 if [[ "${1:-}" != "--no-gui" ]]; then
   packages+=(qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev

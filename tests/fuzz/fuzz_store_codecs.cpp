@@ -1,0 +1,22 @@
+// What the run store reads back from its file: parameters and load options as JSON,
+// and compressed artifacts (labels, centroids). A store edited by hand or damaged on
+// disk must give errors, never crash the program that opens it.
+#include "fuzz_support.h"
+
+#include "engine/store/artifact_codec.h"
+#include "engine/store/run_codec.h"
+
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace clusterdesk;
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzz::expectCleanErrors([&] { store::paramsFromJson(text); });
+    fuzz::expectCleanErrors([&] { store::loadOptionsFromJson(text); });
+    const std::vector<unsigned char> bytes(data, data + size);
+    // The expected size comes from the input too: short, exact and long inflations.
+    const std::size_t expected = size > 0 ? std::size_t(data[0]) * 61 : 0;
+    fuzz::expectCleanErrors([&] { store::decompressArtifact(bytes, store::kZlib, expected, "fuzzed artifact"); });
+    return 0;
+}
