@@ -149,7 +149,10 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--layout")
             o.load.layout = parseChoice<Layout>(option, value(), {{"matrix", Layout::Matrix}, {"prices", Layout::Prices}, {"ticks", Layout::Ticks}});
         else if (option == "--window") o.load.returnWindow = parsePositive(option, value());
-        else if (option == "--bar") o.load.barSeconds = parsePositive(option, value());
+        else if (option == "--bar") {
+            o.load.barSeconds = parsePositive(option, value());
+            o.barGiven = true;
+        }
         else if (option == "--algo")
             o.params.algorithm = parseChoice<Algorithm>(option, value(), {{"kmeans", Algorithm::KMeans}, {"adaptgrow", Algorithm::AdaptGrow}});
         else if (option == "--k") {

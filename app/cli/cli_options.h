@@ -20,6 +20,7 @@ struct RunOptions {
     bool kGiven = false;                 // --k was given (checked against the centroid file)
     bool kMaxGiven = false;              // --kmax was given (else capped at the row count)
     bool k0Given = false;                // --k0 was given (else capped at kmax)
+    bool barGiven = false;               // --bar was given (refused unless the file holds ticks)
     std::string topology = "host";       // --topology
     int threads = 0;                     // --threads (0 = every core)
     std::string jsonPath;                // --json PATH or -

@@ -139,6 +139,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     std::optional<store::RunStore> runStore;
     if (options.record) runStore.emplace(storePath(options.dbPath));
     const Dataset data = options.demoSpec.empty() ? loadDataset(options.dataPath, options.load) : makeDemo(options.demoSpec);
+    if (options.barGiven) requireOptionsApply(options.dataPath, data.layout, options.load, true);
     if (!options.expectedDatasetHash.empty() && data.contentHash() != options.expectedDatasetHash)
         throw DataError(data.source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
                                                "..., now " + data.contentHash().substr(0, 12) + "...)");

@@ -9,25 +9,17 @@
 #include "ticks_loader.h"
 
 namespace clusterdesk {
-namespace {
-
-// Options the layout would silently ignore are refused, so that no run records a
-// setting it did not use. Checked once the layout is known, as it may be sniffed.
-// A bar size equal to the default cannot be told apart from none given; it changes
-// nothing, so it passes.
-void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options)
+void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options, bool barGiven)
 {
     if (layout == Layout::Matrix && options.returnWindow != 0) {
         throw UsageError("a return window (--window " + std::to_string(options.returnWindow) +
                          ") applies to prices and ticks files; " + path + " holds a matrix");
     }
-    if (layout != Layout::Ticks && options.barSeconds != LoadOptions::kDefaultBarSeconds) {
+    if (layout != Layout::Ticks && (barGiven || options.barSeconds != LoadOptions::kDefaultBarSeconds)) {
         throw UsageError("a bar size (--bar " + std::to_string(options.barSeconds) + ") applies to ticks files; " +
                          path + " holds " + (layout == Layout::Matrix ? "a matrix" : "a prices table, not ticks"));
     }
 }
-
-}  // namespace
 
 Dataset loadDataset(const std::string& path, const LoadOptions& options)
 {

@@ -37,6 +37,13 @@ struct LoadOptions {
 // Throws DataError for a missing, unreadable or empty file.
 Layout sniffLayout(const std::string& path);
 
+// Options the layout would silently ignore are refused (UsageError), so that no run
+// records a setting it did not use: a return window on a matrix, a bar size on
+// anything but ticks. loadDataset checks once the layout is known (it may be sniffed);
+// there a bar size equal to the default cannot be told from none, so a caller that
+// knows one was asked for checks again with barGiven.
+void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options, bool barGiven = false);
+
 // Loads and validates the whole file. Throws DataError (bad content), UsageError (bad
 // options, e.g. returnWindow longer than the history, or an option that does not apply
 // to the layout: a return window on a matrix, a bar size other than the default on

@@ -254,6 +254,7 @@ private slots:
         QTest::newRow("window on a matrix") << matrix << QStringList{"--window", "2"} << "--window 2) applies to prices and ticks files";
         QTest::newRow("bar on a matrix") << matrix << QStringList{"--bar", "300"} << "--bar 300) applies to ticks files";
         QTest::newRow("bar on prices") << prices << QStringList{"--bar", "300"} << "holds a prices table, not ticks";
+        QTest::newRow("default bar, asked for, on a matrix") << matrix << QStringList{"--bar", "60"} << "--bar 60) applies to ticks files";
     }
 
     void optionsThatDoNotApplyExit2()
