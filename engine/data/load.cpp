@@ -9,6 +9,7 @@
 #include "ticks_loader.h"
 
 namespace clusterdesk {
+
 void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options, bool barGiven)
 {
     if (layout == Layout::Matrix && options.returnWindow != 0) {
