@@ -9,6 +9,15 @@
 
 namespace clusterdesk::kernels {
 
+// Exact mode's fixed-point sums add modulo 2^64, as the GPU's unsigned atomicAdd does:
+// the same bits on every device, thread count and rank order, and no signed overflow
+// (undefined behaviour) when a sum leaves the range, as it may for values the engine
+// clamps (row_functors.h toFixed).
+inline std::int64_t wrappingAdd(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 // fast: GEMM distances and floating-point sums; exact: one deterministic distance
 // functor and 64-bit fixed-point sums, bit-identical on every topology.
 enum class Mode { Fast, Exact };

@@ -35,7 +35,7 @@ std::vector<T> allgatherValues(Communicator& comm, std::span<const T> mine)
 {
     const std::vector<std::byte> bytes = comm.allgather(std::as_bytes(mine));
     std::vector<T> out(bytes.size() / sizeof(T));
-    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));  // memcpy of null is undefined, even for 0 bytes
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "local_communicator.h"
 
 #include "../core/error.h"
+#include "kernels/kernel_types.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -57,7 +58,7 @@ public:
 
     void allreduceSum(std::span<std::int64_t> values) override
     {
-        reduce(values, [](std::int64_t a, std::int64_t b) { return a + b; });
+        reduce(values, kernels::wrappingAdd);
     }
     void allreduceSum(std::span<double> values) override
     {

@@ -75,7 +75,7 @@ float maxOf(const std::vector<float>& values)
 }
 
 struct PlainAdd {
-    void operator()(std::int64_t* p, std::int64_t v) const { *p += v; }
+    void operator()(std::int64_t* p, std::int64_t v) const { *p = wrappingAdd(*p, v); }
     void operator()(double* p, double v) const { *p += v; }
 };
 
