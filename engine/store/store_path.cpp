@@ -13,32 +13,31 @@ std::string environment(const char* name)
     return value ? value : "";
 }
 
+// $OVERRIDE if set; else the XDG base directory $XDG_VAR (absolute values only, as the
+// XDG spec says), else $HOME/homeFallback; then clusterdesk/FILE below it.
+std::filesystem::path userFile(const char* override, const char* xdgVar, const std::filesystem::path& homeFallback,
+                               const char* file, const std::string& what)
+{
+    if (const std::string path = environment(override); !path.empty()) return path;
+    std::filesystem::path base = environment(xdgVar);
+    if (!base.is_absolute()) {
+        const std::string home = environment("HOME");
+        if (home.empty()) throw UsageError("no place for " + what + ": set " + override + ", " + xdgVar + " or HOME");
+        base = std::filesystem::path(home) / homeFallback;
+    }
+    return base / "clusterdesk" / file;
+}
+
 }  // namespace
 
 std::filesystem::path defaultStorePath()
 {
-    if (const std::string db = environment("CLUSTERDESK_DB"); !db.empty()) return db;
-    std::filesystem::path dataHome = environment("XDG_DATA_HOME");
-    if (!dataHome.is_absolute()) {
-        const std::string home = environment("HOME");
-        if (home.empty())
-            throw UsageError("no place for the run store: set CLUSTERDESK_DB, XDG_DATA_HOME or HOME, or pass --db PATH");
-        dataHome = std::filesystem::path(home) / ".local" / "share";
-    }
-    return dataHome / "clusterdesk" / "runs.sqlite";
+    return userFile("CLUSTERDESK_DB", "XDG_DATA_HOME", ".local/share", "runs.sqlite", "the run store (or pass --db PATH)");
 }
 
 std::filesystem::path chainKeyPath()
 {
-    if (const std::string key = environment("CLUSTERDESK_CHAIN_KEY"); !key.empty()) return key;
-    std::filesystem::path configHome = environment("XDG_CONFIG_HOME");
-    if (!configHome.is_absolute()) {
-        const std::string home = environment("HOME");
-        if (home.empty())
-            throw UsageError("no place for the run store's chain key: set CLUSTERDESK_CHAIN_KEY, XDG_CONFIG_HOME or HOME");
-        configHome = std::filesystem::path(home) / ".config";
-    }
-    return configHome / "clusterdesk" / "chain.key";
+    return userFile("CLUSTERDESK_CHAIN_KEY", "XDG_CONFIG_HOME", ".config", "chain.key", "the run store's chain key");
 }
 
 }  // namespace clusterdesk::store
