@@ -30,8 +30,12 @@ void PartialSums::reset(int groupCount, int dimCount, Mode mode)
 
 void PartialSums::add(const PartialSums& other)
 {
+    struct Plus {
+        std::int64_t operator()(std::int64_t a, std::int64_t b) const { return wrappingAdd(a, b); }
+        double operator()(double a, double b) const { return a + b; }
+    };
     auto addInto = [](auto& into, const auto& from) {
-        for (std::size_t i = 0; i < from.size() && i < into.size(); ++i) into[i] += from[i];
+        for (std::size_t i = 0; i < from.size() && i < into.size(); ++i) into[i] = Plus{}(into[i], from[i]);
     };
     addInto(counts, other.counts);
     addInto(sums, other.sums);
