@@ -46,10 +46,19 @@ mode_t processUmask()
     return 022;
 }
 
+// ".NAME.XXXXXX" for mkstemp: hidden, beside the target, on the same file system.
+std::string hiddenPattern(const fs::path& target)
+{
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".XXXXXX";
+    return name;
+}
+
 // Closes the descriptor and removes the temporary file unless the write succeeded.
 class TemporaryFile {
 public:
-    explicit TemporaryFile(const fs::path& target) : m_name(target.parent_path() / ("." + target.filename().string() + ".XXXXXX"))
+    explicit TemporaryFile(const fs::path& target) : m_name(target.parent_path() / hiddenPattern(target))
     {
         std::string pattern = m_name.string();
         m_fd = ::mkstemp(pattern.data());
