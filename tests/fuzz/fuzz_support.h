@@ -18,13 +18,16 @@
 
 namespace clusterdesk::fuzz {
 
-// A file holding the input, rewritten for every input; its name ends in `suffix`.
+// A file holding the input, rewritten for every input and removed at exit; its name
+// ends in `suffix`.
 inline std::string inputFile(const std::uint8_t* data, std::size_t size, const char* suffix)
 {
     static const std::string path = [suffix] {
         const char* dir = std::getenv("TMPDIR");
         return std::string(dir && *dir ? dir : "/tmp") + "/clusterdesk-fuzz-" + std::to_string(::getpid()) + suffix;
     }();
+    static const bool removedAtExit = [] { return std::atexit([] { std::remove(path.c_str()); }) == 0; }();
+    (void)removedAtExit;
     std::FILE* file = std::fopen(path.c_str(), "wb");
     if (!file) std::abort();
     if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
