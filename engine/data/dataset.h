@@ -2,6 +2,8 @@
 // optional ground truth, and a content hash that identifies it in the store.
 #pragma once
 
+#include "source_spec.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,7 +32,8 @@ struct Dataset {
     std::vector<std::string> rowNames;       // empty, or one per row (asset names for prices)
     std::vector<std::string> colNames;       // empty, or one per column
     std::vector<std::int32_t> truth;         // empty, or ground-truth label per row
-    std::string source;                      // file path or demo spec
+    std::string source;                      // file path or demo spec, for messages
+    SourceSpec spec;                         // how to open exactly these rows again (set by openSource)
     Layout layout = Layout::Matrix;
     std::vector<std::string> notes;          // what loading did: dropped assets, forward fills, ...
 

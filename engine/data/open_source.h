@@ -1,0 +1,30 @@
+// The one way a dataset is opened, by the CLI, the window, the store (re-runs), the
+// pool ranks and the tests: what the user named becomes a complete SourceSpec, and a
+// SourceSpec opens to the same rows wherever it is opened.
+#pragma once
+
+#include "dataset.h"
+#include "source_spec.h"
+
+#include <functional>
+#include <string>
+
+namespace clusterdesk {
+
+// A file, its source chosen by sourceName or, when empty, from its name and first
+// bytes. options by name (e.g. window=250, bar=300), checked by the source: one it
+// does not take is a UsageError naming it and the source ("bar applies to ticks;
+// FILE holds prices"); the spec lists every option with its default filled in and
+// the path made absolute. Throws DataError for a missing or unreadable file.
+SourceSpec describeFile(const std::string& path, const std::string& sourceName = {}, const SourceOptions& options = {});
+// A generated demo ("market", "blobs:n=1000,k=4"); UsageError for an unknown demo or key.
+SourceSpec describeDemo(const std::string& demoSpec);
+// Whether the spec is generated (no file behind it).
+bool isGenerated(const SourceSpec& spec);
+
+// Loads or generates the rows; the result's spec is `spec`. progress: fraction done in
+// [0,1], return false to cancel (throws Cancelled). Throws DataError (bad content,
+// "FILE:LINE:COLUMN: message") or UsageError (bad options).
+Dataset openSource(const SourceSpec& spec, const std::function<bool(double)>& progress = {});
+
+}  // namespace clusterdesk

@@ -1,0 +1,28 @@
+// What a dataset was read from, complete enough to read it again anywhere: which
+// source (a registered DataSource), where (a file path, or a generated demo's spec)
+// and every option that shaped the rows, defaults spelled out. One description serves
+// the store, the pool job (every rank reopens exactly this), --json and exports.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace clusterdesk {
+
+// Option name -> canonical value text, as the source itself writes it back.
+using SourceOptions = std::map<std::string, std::string>;
+
+struct SourceSpec {
+    std::string source;     // registered source name: "csv", "prices", "ticks", "npy", "hdf5", "demo", ...
+    std::string location;   // absolute file path, or a demo's canonical spec
+    SourceOptions options;  // every option the source took, defaults included
+
+    bool operator==(const SourceSpec&) const = default;
+};
+
+// {"source":..., "location":..., "options":{...}}.
+std::string sourceSpecToJson(const SourceSpec& spec);
+// Throws UsageError naming the field that is missing or malformed.
+SourceSpec sourceSpecFromJson(const std::string& json);
+
+}  // namespace clusterdesk
