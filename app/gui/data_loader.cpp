@@ -1,7 +1,7 @@
 #include "data_loader.h"
 
 #include "engine/core/error.h"
-#include "engine/data/demo.h"
+#include "engine/data/open_source.h"
 #include "engine/data/load.h"
 
 #include <QFile>
@@ -66,10 +66,8 @@ void DataLoader::preview(const QString& path)
 
 void DataLoader::loadFile(const QString& path, int returnWindow)
 {
-    LoadOptions options;
-    options.returnWindow = returnWindow;
     auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    options.progress = [&](double fraction) {
+    const auto onProgress = [&](double fraction) {
         // At most ~30 progress signals a second: the bar needs no more.
         const auto now = std::chrono::steady_clock::now();
         if (now - lastReport > std::chrono::milliseconds(33) || fraction >= 1.0) {
@@ -80,7 +78,9 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
     };
     try {
         refuseStoreFiles(path);
-        emit loaded(std::make_shared<const Dataset>(loadDataset(path.toStdString(), options)));
+        SourceOptions options;
+        if (returnWindow > 0) options["window"] = std::to_string(returnWindow);
+        emit loaded(std::make_shared<const Dataset>(openSource(describeFile(path.toStdString(), "", options), onProgress)));
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const std::exception& e) {
@@ -91,7 +91,7 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
 void DataLoader::makeDemo(const QString& spec)
 {
     try {
-        emit loaded(std::make_shared<const Dataset>(clusterdesk::makeDemo(spec.toStdString())));
+        emit loaded(std::make_shared<const Dataset>(openSource(describeDemo(spec.toStdString()))));
     } catch (const UsageError& e) {
         emit failed(tr("Cannot make the demo '%1': %2").arg(spec, QString::fromStdString(e.what())));
     } catch (const std::exception& e) {

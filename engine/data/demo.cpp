@@ -21,8 +21,12 @@ constexpr DemoEntry kDemos[] = {
 Dataset makeDemo(const std::string& spec)
 {
     data::DemoSpec parsed(spec);
-    for (const DemoEntry& demo : kDemos)
-        if (parsed.name() == demo.name) return demo.make(parsed);
+    for (const DemoEntry& demo : kDemos) {
+        if (parsed.name() != demo.name) continue;
+        Dataset data = demo.make(parsed);
+        data.spec = {"demo", data.source, {}};  // the source is the canonical spec
+        return data;
+    }
     std::string names;
     for (const DemoEntry& demo : kDemos) names += (names.empty() ? "" : ", ") + std::string(demo.name);
     throw UsageError("unknown demo '" + parsed.name() + "' (demos: " + names + ")");

@@ -88,7 +88,7 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName, 
 
 SourceSpec describeDemo(const std::string& demoSpec)
 {
-    return {"demo", makeDemo(demoSpec).source, {}};
+    return makeDemo(demoSpec).spec;
 }
 
 bool isGenerated(const SourceSpec& spec)
