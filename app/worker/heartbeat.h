@@ -6,7 +6,7 @@
 // the other ranks wait inside one for it.
 #pragma once
 
-#include "engine/exec/communicator.h"
+#include "engine/cluster/communicator.h"
 
 #include <atomic>
 #include <condition_variable>

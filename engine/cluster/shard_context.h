@@ -2,7 +2,7 @@
 // communicator that joins it to the other ranks, and the global shape.
 #pragma once
 
-#include "../exec/communicator.h"
+#include "communicator.h"
 #include "kernels/backend.h"
 
 #include <atomic>

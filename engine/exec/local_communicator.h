@@ -1,7 +1,7 @@
 // In-process communicator: N ranks are N threads of one process sharing a LocalGroup.
 #pragma once
 
-#include "communicator.h"
+#include "../cluster/communicator.h"
 
 #include <memory>
 

@@ -5,7 +5,7 @@
 // doubles is not used (MPI leaves its order to the implementation).
 #pragma once
 
-#include "communicator.h"
+#include "../cluster/communicator.h"
 
 #include <mpi.h>
 

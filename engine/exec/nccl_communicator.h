@@ -14,7 +14,7 @@
 // communicators' for the same number of ranks (an ncclSum of doubles would not).
 #pragma once
 
-#include "communicator.h"
+#include "../cluster/communicator.h"
 
 #include <memory>
 #include <string>

@@ -7,7 +7,7 @@
 #include "../cluster/params.h"
 #include "../cluster/shard_context.h"
 #include "../data/dataset.h"
-#include "communicator.h"
+#include "../cluster/communicator.h"
 #include "kernels/backend.h"
 
 #include <cstdint>
