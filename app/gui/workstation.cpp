@@ -176,7 +176,7 @@ void Workstation::startRun()
     }
     job.params = m_window->enginePanel().params();
     QString problem;
-    job.topology = m_window->topologyPanel().topologySpec(&problem);
+    job.topology = m_window->topologyPanel().writeTopology(&problem);
     if (job.topology.isEmpty()) {
         m_window->showError(problem);
         return;
@@ -205,7 +205,7 @@ void Workstation::wirePoolProbe()
     m_poolProbe = new PoolProbe(this);
     connect(&editor, &ui::PoolEditor::testConnectionRequested, this, [this, &editor] {
         QString problem;
-        const QString spec = editor.topologySpec(problem);
+        const QString spec = editor.writeTopology(problem);
         if (spec.isEmpty()) editor.showProbeResult({}, problem);
         else m_poolProbe->start(spec, editor.options());
     });

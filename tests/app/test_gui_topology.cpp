@@ -105,7 +105,7 @@ private slots:
         QVERIFY(reason->isVisibleTo(&panel));
         QVERIFY2(reason->text().startsWith("No GPU usable: ") && reason->text().size() > 15, qPrintable(reason->text()));
         QVERIFY(reason->text().contains(QString::fromStdString(cuda.reason)));
-        QCOMPARE(panel.topologySpec(), QString("host"));
+        QCOMPARE(panel.writeTopology(), QString("host"));
     }
 
     void checkedGpusMakeTheTopology()
@@ -119,17 +119,17 @@ private slots:
         QVERIFY(!panel.findChild<QLabel*>("gpuReason")->isVisibleTo(&panel));
         onGpus->setChecked(true);
         QVERIFY(!panel.findChild<QRadioButton*>("runOnHost")->isChecked());  // one choice at a time
-        QCOMPARE(panel.topologySpec(), QString("cuda:0,1,2"));
+        QCOMPARE(panel.writeTopology(), QString("cuda:0,1,2"));
         list->item(1)->setCheckState(Qt::Unchecked);
-        QCOMPARE(panel.topologySpec(), QString("cuda:0,2"));
+        QCOMPARE(panel.writeTopology(), QString("cuda:0,2"));
         list->item(0)->setCheckState(Qt::Unchecked);
         list->item(2)->setCheckState(Qt::Unchecked);
         QString error;
-        QVERIFY(panel.topologySpec(&error).isEmpty());
+        QVERIFY(panel.writeTopology(&error).isEmpty());
         QVERIFY2(error.contains("at least one GPU"), qPrintable(error));
         // The GPUs go away (another detection): back to the host, with the reason.
         panel.setGpus({}, "the CUDA driver is not loaded");
-        QCOMPARE(panel.topologySpec(&error), QString("host"));
+        QCOMPARE(panel.writeTopology(&error), QString("host"));
         QVERIFY(error.isEmpty());
         QCOMPARE(panel.findChild<QLabel*>("gpuReason")->text(), QString("No GPU usable: the CUDA driver is not loaded"));
     }
@@ -145,7 +145,7 @@ private slots:
             editor.setLauncher("/opt/ompi/bin/mpirun", "--mca btl \"self,tcp\"");
             editor.setWorker("/opt/clusterdesk/bin/clusterdesk-worker");
             QString error;
-            const QString spec = editor.topologySpec(error);
+            const QString spec = editor.writeTopology(error);
             QVERIFY2(error.isEmpty(), qPrintable(error));
             QCOMPARE(spec, "pool:" + dir.filePath("pool.hostfile"));
             QFile file(dir.filePath("pool.hostfile"));
@@ -158,7 +158,7 @@ private slots:
         ui::PoolEditor editor;
         editor.setHostfilePath(dir.filePath("again.hostfile"));
         QString error;
-        QCOMPARE(editor.topologySpec(error), "pool:" + dir.filePath("again.hostfile"));
+        QCOMPARE(editor.writeTopology(error), "pool:" + dir.filePath("again.hostfile"));
         const PoolOptions options = editor.options();
         QCOMPARE(options.launcher, std::string("/opt/ompi/bin/mpirun"));
         QCOMPARE(options.extraArgs, (std::vector<std::string>{"--mca", "btl", "self,tcp"}));
@@ -167,25 +167,25 @@ private slots:
 
         // GPU ranks: the same pool, every rank on a GPU of its node; the choice is kept too.
         editor.setGpuRanks(true);
-        QCOMPARE(editor.topologySpec(error), "pool:" + dir.filePath("again.hostfile") + ":cuda");
-        QCOMPARE(parseTopology(editor.topologySpec(error).toStdString()).shardBackend(0), std::string("cuda"));
+        QCOMPARE(editor.writeTopology(error), "pool:" + dir.filePath("again.hostfile") + ":cuda");
+        QCOMPARE(parseTopology(editor.writeTopology(error).toStdString()).shardBackend(0), std::string("cuda"));
         QVERIFY(ui::PoolEditor().findChild<QCheckBox*>("poolGpuRanks")->isChecked());
         editor.setGpuRanks(false);
 
         // What a user may type into the table: a bad row is named, never run.
         editor.setHosts({{"node-a", "2", "0"}, {"bad host", "1", "0"}});
-        QVERIFY(editor.topologySpec(error).isEmpty());
+        QVERIFY(editor.writeTopology(error).isEmpty());
         QVERIFY2(error.contains("row 2") && error.contains("bad host"), qPrintable(error));
         editor.setHosts({{"node-a", "-3", "0"}});
-        QVERIFY(editor.topologySpec(error).isEmpty());
+        QVERIFY(editor.writeTopology(error).isEmpty());
         QVERIFY2(error.contains("row 1") && error.contains("slots") && error.contains("-3"), qPrintable(error));
         editor.setHosts({});
-        QVERIFY(editor.topologySpec(error).isEmpty());
+        QVERIFY(editor.writeTopology(error).isEmpty());
         QVERIFY2(error.contains("no hosts"), qPrintable(error));
 
         editor.setUseHosts(false);
         editor.setLocalRanks(3);
-        QCOMPARE(editor.topologySpec(error), QString("pool:3"));
+        QCOMPARE(editor.writeTopology(error), QString("pool:3"));
         QVERIFY(error.isEmpty());
         QCOMPARE(editor.findChild<QSpinBox*>("poolRanks")->text(), QString("Local ranks: 3"));
     }

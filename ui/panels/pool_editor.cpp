@@ -284,7 +284,7 @@ QString PoolEditor::hostfileText(QString& error) const
     return text;
 }
 
-QString PoolEditor::topologySpec(QString& error) const
+QString PoolEditor::writeTopology(QString& error)
 {
     error.clear();
     const QString backend = m_gpuRanks->isChecked() ? ":cuda" : "";

@@ -37,10 +37,10 @@ public:
     // Where the hostfile is written (default: the application's data folder).
     void setHostfilePath(const QString& path) { m_hostfilePath = path; }
 
-    // "pool:N", or "pool:HOSTFILE" after writing the hosts to the hostfile, ending in
-    // ":cuda" when the ranks use GPUs. Empty, with
-    // the reason in error, when the table has a bad row or the file cannot be written.
-    QString topologySpec(QString& error) const;
+    // For a run about to start: "pool:N", or writes the hosts to the hostfile and
+    // returns "pool:HOSTFILE"; ending in ":cuda" when the ranks use GPUs. Empty, with the
+    // reason in error, when the table has a bad row or the file cannot be written.
+    QString writeTopology(QString& error);
     // The hostfile text for the table (OpenMPI: "name slots=N", GPUs as a comment).
     QString hostfileText(QString& error) const;
     // Launcher, its extra arguments (split like a shell would, never run by one) and

@@ -128,12 +128,12 @@ void TopologyPanel::updateEnabled()
     m_poolEditor->setEnabled(m_onPool->isChecked());
 }
 
-QString TopologyPanel::topologySpec(QString* error) const
+QString TopologyPanel::writeTopology(QString* error)
 {
     QString problem;
     if (error) error->clear();
     if (m_onPool->isChecked()) {
-        const QString spec = m_poolEditor->topologySpec(problem);
+        const QString spec = m_poolEditor->writeTopology(problem);
         if (error) *error = problem;
         return spec;
     }

@@ -28,10 +28,11 @@ public:
     // The local GPUs ("GPU 0 NVIDIA H200, 140 GiB"); none: reason says why.
     void setGpus(const QStringList& gpus, const QString& reason);
 
-    // As parseTopology reads it: "host", "shards:N", "cuda:0,1,..." (the checked GPUs),
-    // "pool:N" or "pool:HOSTFILE" (the hostfile written now). Empty, with the reason in
-    // *error, when the choice cannot run (no GPU checked, a bad pool host row).
-    QString topologySpec(QString* error = nullptr) const;
+    // For a run about to start, as parseTopology reads it: "host", "shards:N",
+    // "cuda:0,1,..." (the checked GPUs), "pool:N" or "pool:HOSTFILE" (the hostfile is
+    // written now). Empty, with the reason in *error, when the choice cannot run (no GPU
+    // checked, a bad pool host row, a hostfile that cannot be written).
+    QString writeTopology(QString* error = nullptr);
     // Launcher, arguments and worker for a pool topology.
     PoolOptions poolOptions() const;
     PoolEditor& poolEditor() { return *m_poolEditor; }
