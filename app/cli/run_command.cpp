@@ -176,10 +176,16 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     const RunReport& report = result.report;
     const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power};
     // The result files even when the store failed at the end (disk full, locked for a
-    // minute): that must not cost the user the clustering itself.
-    if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, labelsText(report.result.labels));
-    if (!options.centroidsPath.empty())
-        writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
+    // minute): that must not cost the user the clustering itself. A cancelled run's
+    // partial answer never replaces what they held.
+    const bool writesOutputs = !options.labelsPath.empty() || !options.centroidsPath.empty();
+    if (report.result.cancelled && writesOutputs) {
+        std::cerr << "clusterdesk-cli: the run was cancelled: --labels-out and --centroids-out were not written\n";
+    } else {
+        if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, labelsText(report.result.labels));
+        if (!options.centroidsPath.empty())
+            writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
+    }
     if (!result.recordProblem.empty()) throw store::StoreError(result.recordProblem);
     if (options.jsonPath == "-") {
         std::cout << withRunId(runSummaryJson(summary), result.runId) << '\n';

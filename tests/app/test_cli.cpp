@@ -217,14 +217,21 @@ private slots:
     }
 
     // Ctrl-C: the run stops after the iteration in progress, prints its summary marked
-    // cancelled, and exits 130.
+    // cancelled, and exits 130; the partial answer does not replace an earlier output.
     void interruptCancelsTheRun()
     {
         CLUSTERDESK_REQUIRE_TEST_HOOKS();
         const clusterdesk::testhooks::EndlessRuns endless;  // running when the signal comes, on any machine
+        QTemporaryDir dir;
+        const QString labels = dir.filePath("labels.txt");
+        {
+            QFile previous(labels);
+            QVERIFY(previous.open(QIODevice::WriteOnly));
+            previous.write("labels of an earlier run\n");
+        }
         QProcess process;
         process.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
-                      {"run", "--demo", "blobs:n=400000,d=32,k=128", "--k", "128", "--mode", "exact", "--verbose"});
+                      {"run", "--demo", "blobs:n=400000,d=32,k=128", "--k", "128", "--mode", "exact", "--verbose", "--labels-out", labels});
         QVERIFY(process.waitForStarted());
         QString log;
         QTRY_VERIFY_WITH_TIMEOUT((log += QString::fromUtf8(process.readAllStandardError())).contains("iter    2"), 120000);
@@ -233,6 +240,10 @@ private slots:
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(process.exitCode(), 130);
         QVERIFY(QString::fromUtf8(process.readAllStandardOutput()).contains("cancelled"));
+        QVERIFY(QString::fromUtf8(process.readAllStandardError()).contains("were not written"));
+        QFile kept(labels);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray("labels of an earlier run\n"));
     }
 
     void missingFileExit3()
