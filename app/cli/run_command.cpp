@@ -132,6 +132,8 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     // Opened before the data loads, so a bad --db fails in a second.
     std::optional<store::RunStore> runStore;
     if (options.record) runStore.emplace(storePath(options.dbPath));
+    if (runStore && !runStore->lostOnOpen().empty())
+        std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
     const auto data = std::make_shared<const Dataset>(openSource(sourceOf(options)));
     if (!options.expectedDatasetHash.empty() && data->contentHash() != options.expectedDatasetHash)
         throw DataError(data->source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +

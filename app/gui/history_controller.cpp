@@ -65,9 +65,14 @@ public:
         : m_path(std::move(path))
     {
     }
-    store::RunStore& store()
+    // lost: set, on the first open, to what the file lost since this machine last
+    // wrote it (empty when nothing).
+    store::RunStore& store(std::string* lost = nullptr)
     {
-        if (!m_store) m_store = std::make_unique<store::RunStore>(m_path);
+        if (!m_store) {
+            m_store = std::make_unique<store::RunStore>(m_path);
+            if (lost) *lost = m_store->lostOnOpen();
+        }
         return *m_store;
     }
 
@@ -139,6 +144,24 @@ void HistoryController::prepare(RunJob& job)
 
 void HistoryController::refresh()
 {
+    // Opened first by this check, so what the file lost is shown once, before the list.
+    if (!m_warnedLost) {
+        m_warnedLost = true;
+        QMetaObject::invokeMethod(m_worker, [this, worker = m_worker] {
+            std::string lost;
+            try {
+                worker->store(&lost);
+            } catch (const std::exception&) {
+                return;  // the listing below says why the store cannot be opened
+            }
+            if (lost.empty()) return;
+            const QString warning = tr("Warning: %1: %2").arg(m_storePath, QString::fromStdString(lost));
+            post([this, warning] {
+                m_view->setDetail(warning);
+                m_window.statusBar()->showMessage(warning);
+            });
+        });
+    }
     onStore(tr("Cannot list the runs in %1").arg(m_storePath), [this](store::RunStore& s) {
         auto runs = std::make_shared<std::vector<store::RunInfo>>(s.listRuns());
         post([this, runs] {

@@ -85,6 +85,7 @@ private:
     QThread m_thread;
     Worker* m_worker = nullptr;  // lives on m_thread
     std::optional<Rerun> m_pendingRerun;
+    bool m_warnedLost = false;  // what the store lost since this machine wrote it is shown once
 };
 
 }  // namespace clusterdesk::gui

@@ -321,6 +321,10 @@ private slots:
         const CliResult verify = runCli({"runs", "verify", "--db", lost});
         QCOMPARE(verify.exitCode, 1);
         QVERIFY2(verify.out.contains("the -wal file was deleted"), qPrintable(describe(verify)));
+        // A run recorded in it warns too: the user learns before adding to that store.
+        const CliResult recorded = runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--db", lost});
+        QVERIFY2(recorded.exitCode == 0 && recorded.err.contains("warning") && recorded.err.contains("1 chained record was lost"),
+                 qPrintable(describe(recorded)));
         QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);  // the original lost nothing
     }
 

@@ -15,6 +15,7 @@
 #include <QFileDialog>
 #include <QFileSystemModel>
 #include <QLabel>
+#include <QStatusBar>
 
 #include <sys/inotify.h>
 #include <unistd.h>
@@ -156,6 +157,29 @@ private slots:
         QCOMPARE(integrity(db), QString("ok"));
         const CliResult verify = runCli({"runs", "verify", "--db", db});
         QVERIFY2(verify.exitCode == 0, qPrintable(verify.out + verify.err));
+    }
+
+    // A store whose -wal file was lost (committed runs gone) says so when the window
+    // opens it: in the History tab and the status bar, before anything is added to it.
+    void aLostWalIsShownWhenTheWindowOpensTheStore()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        QCOMPARE(runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--db", db}).exitCode, 0);
+        // This process keeps the file open, so the next run's commit stays in the -wal.
+        sqlite3* holder = nullptr;
+        QCOMPARE(sqlite3_open(db.toUtf8().constData(), &holder), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(holder, "SELECT count(*) FROM runs", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--db", db}).exitCode, 0);
+        const QString lost = dir.filePath("lost-wal.sqlite");
+        const bool copied = QFile::copy(db, lost) && QFile::copy(db + ".chain-head", lost + ".chain-head");
+        sqlite3_close(holder);
+        QVERIFY(copied);
+
+        Workstation station(lost);
+        QVERIFY(station.history());
+        QTRY_VERIFY_WITH_TIMEOUT(station.history()->view().detail().contains("1 chained record was lost"), 30000);
+        QVERIFY(station.window().statusBar()->currentMessage().contains("lost"));
     }
 
 private:
