@@ -3,7 +3,6 @@
 
 #include "demo_random.h"
 #include "engine/core/error.h"
-#include "load.h"
 #include "price_pipeline.h"
 #include "text_cells.h"
 
@@ -90,8 +89,8 @@ Dataset makeMarketDemo(DemoSpec& spec)
         }
     }
 
-    LoadOptions options;
-    options.returnWindow = static_cast<int>(window);
+    PriceOptions options;
+    options.returnWindow = window;
     const std::string canonical = spec.canonical();
     std::vector<std::string> notes{"demo market: " + std::to_string(assets) + " assets in " + std::to_string(sectors) +
                                    " sectors, " + std::to_string(days) + " days, seed " + std::to_string(seed) +
