@@ -31,9 +31,10 @@ SourceOption integerOption(std::string name, std::string description, std::int64
 {
     auto canonical = [name, min, max](const std::string& text) {
         std::int64_t value = 0;
+        const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);  // as parseInt32 allows
         const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        if (text.empty() || ec != std::errc{} || ptr != end)
+        const auto [ptr, ec] = std::from_chars(begin, end, value);
+        if (begin == end || ec != std::errc{} || ptr != end)
             throw UsageError("option " + name + " must be an integer, not '" + excerpt(text) + "'");
         if (value < min || value > max) {
             throw UsageError("option " + name + " must be in [" + std::to_string(min) + ", " + std::to_string(max) +
