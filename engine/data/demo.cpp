@@ -16,16 +16,28 @@ constexpr DemoEntry kDemos[] = {
     {"blobs", &data::makeBlobsDemo},
 };
 
-}  // namespace
-
-Dataset makeDemo(const std::string& spec)
+Dataset dispatch(data::DemoSpec& parsed)
 {
-    data::DemoSpec parsed(spec);
     for (const DemoEntry& demo : kDemos)
         if (parsed.name() == demo.name) return demo.make(parsed);
     std::string names;
     for (const DemoEntry& demo : kDemos) names += (names.empty() ? "" : ", ") + std::string(demo.name);
     throw UsageError("unknown demo '" + parsed.name() + "' (demos: " + names + ")");
+}
+
+}  // namespace
+
+Dataset makeDemo(const std::string& spec)
+{
+    data::DemoSpec parsed(spec);
+    return dispatch(parsed);
+}
+
+std::string canonicalDemoSpec(const std::string& spec)
+{
+    data::DemoSpec parsed(spec, true);
+    dispatch(parsed);
+    return parsed.canonical();
 }
 
 }  // namespace clusterdesk

@@ -51,6 +51,7 @@ Dataset makeMarketDemo(DemoSpec& spec)
     if (static_cast<double>(assets) * static_cast<double>(days) > 5e7)
         throw UsageError("demo 'market': assets x days = " + std::to_string(assets * days) +
                          " is too large (at most 5e7)");
+    if (spec.checkOnly()) return {};
 
     // Sectors are dealt round-robin, so every sector has assets/sectors members (+-1).
     std::vector<double> beta(assets), loading(assets), idio(assets);

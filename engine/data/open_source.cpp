@@ -1,6 +1,7 @@
 #include "open_source.h"
 
 #include "data_source.h"
+#include "demo.h"
 #include "engine/core/error.h"
 #include "source_registry.h"
 
@@ -26,7 +27,7 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName, 
 
 SourceSpec describeDemo(const std::string& demoSpec)
 {
-    return {"demo", openSource({"demo", demoSpec, {}}).source, {}};
+    return {"demo", canonicalDemoSpec(demoSpec), {}};
 }
 
 bool isGenerated(const SourceSpec& spec)
