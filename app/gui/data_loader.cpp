@@ -1,10 +1,10 @@
 #include "data_loader.h"
 
 #include "engine/core/error.h"
-#include "engine/data/demo.h"
-#include "engine/data/load.h"
+#include "engine/data/open_source.h"
+#include "engine/data/source_registry.h"
 
-#include <QFile>
+#include <QFileInfo>
 
 #include <chrono>
 #include <new>
@@ -48,15 +48,17 @@ void DataLoader::preview(const QString& path)
     preview.path = path;
     try {
         refuseStoreFiles(path);
-        preview.layout = QString::fromStdString(toString(sniffLayout(path.toStdString())));
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) throw DataError(path.toStdString(), 0, 0, "cannot open the file");
-        const QByteArray head = file.peek(6);
-        if (head.startsWith("\x93NUMPY")) {
-            preview.firstLines << tr("NumPy array (binary), %1 bytes").arg(file.size());
+        const data::FileHead head(path.toStdString());
+        const data::DataSource& source = data::detectSource(head);
+        preview.source = QString::fromStdString(source.name());
+        preview.holds = QString::fromStdString(source.holds());
+        if (data::signatureSource(head)) {
+            // A binary format: its lines mean nothing to a person.
+            preview.firstLines << tr("%1 file (binary), %2 bytes").arg(preview.source).arg(QFileInfo(path).size());
         } else {
-            for (int i = 0; i < kPreviewLines && !file.atEnd(); ++i)
-                preview.firstLines << QString::fromUtf8(file.readLine(4096)).trimmed().left(kPreviewLineChars);
+            const QStringList lines = QString::fromStdString(head.bytes().substr(0, 1 << 16)).split('\n');
+            for (int i = 0; i < kPreviewLines && i < lines.size(); ++i)
+                preview.firstLines << lines[i].trimmed().left(kPreviewLineChars);
         }
     } catch (const std::exception& e) {
         preview.error = describeLoadError(e);
@@ -66,10 +68,10 @@ void DataLoader::preview(const QString& path)
 
 void DataLoader::loadFile(const QString& path, int returnWindow)
 {
-    LoadOptions options;
-    options.returnWindow = returnWindow;
+    SourceOptions options;
+    if (returnWindow > 0) options["window"] = std::to_string(returnWindow);
     auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    options.progress = [&](double fraction) {
+    const auto progressCallback = [&](double fraction) {
         // At most ~30 progress signals a second: the bar needs no more.
         const auto now = std::chrono::steady_clock::now();
         if (now - lastReport > std::chrono::milliseconds(33) || fraction >= 1.0) {
@@ -80,7 +82,8 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
     };
     try {
         refuseStoreFiles(path);
-        emit loaded(std::make_shared<const Dataset>(loadDataset(path.toStdString(), options)));
+        const SourceSpec spec = describeFile(path.toStdString(), {}, options);
+        emit loaded(std::make_shared<const Dataset>(openSource(spec, progressCallback)));
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const std::exception& e) {
@@ -91,7 +94,7 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
 void DataLoader::makeDemo(const QString& spec)
 {
     try {
-        emit loaded(std::make_shared<const Dataset>(clusterdesk::makeDemo(spec.toStdString())));
+        emit loaded(std::make_shared<const Dataset>(openSource(describeDemo(spec.toStdString()))));
     } catch (const UsageError& e) {
         emit failed(tr("Cannot make the demo '%1': %2").arg(spec, QString::fromStdString(e.what())));
     } catch (const std::exception& e) {

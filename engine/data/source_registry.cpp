@@ -34,6 +34,15 @@ const std::vector<std::unique_ptr<DataSource>>& dataSources()
     return sources;
 }
 
+std::vector<std::string> dataFileExtensions()
+{
+    std::vector<std::string> all;
+    for (const auto& source : dataSources())
+        for (const std::string& ext : source->extensions())
+            if (std::find(all.begin(), all.end(), ext) == all.end()) all.push_back(ext);
+    return all;
+}
+
 const DataSource& findSource(const std::string& name)
 {
     std::string names;

@@ -12,6 +12,10 @@ namespace clusterdesk::data {
 // All sources, in the order they are asked whether a file's content is theirs.
 const std::vector<std::unique_ptr<DataSource>>& dataSources();
 
+// Every file name extension some source reads (lower case, no dot, each once, in
+// registration order): what a file dialog offers.
+std::vector<std::string> dataFileExtensions();
+
 // The source named `name`; UsageError listing the known names otherwise.
 const DataSource& findSource(const std::string& name);
 
