@@ -55,18 +55,22 @@ Clusters the rows of a dataset and prints a summary. Every run is recorded in th
 run store (see "Runs" below) unless --no-record is given.
 
 Data:
-  --data PATH             CSV/TSV matrix, wide prices CSV, long ticks CSV or .npy
+  --data PATH             CSV/TSV matrix, wide prices CSV, long ticks CSV, .npy or
+                          HDF5 (.h5/.hdf5)
   --demo SPEC             generated data: market[:assets=500,sectors=10,days=750,seed=7,window=0]
                           or blobs[:n=10000,d=16,k=8,seed=7,spread=1]
-  --layout L              matrix | prices | ticks (default: sniffed from the file)
+  --source S              csv | prices | ticks | npy | hdf5 (default: chosen from the
+                          file's name and first bytes)
+  --layout L              matrix | prices | ticks: the same, by what the file holds
   --window N              prices/ticks: use the last N log returns as features
   --bar SECONDS           ticks: bar length for resampling (default 60)
+  --option KEY=VALUE      any option of the source, e.g. dataset=/prices for HDF5
 
 Algorithm:
   --algo A                kmeans | adaptgrow (default kmeans)
   --k N                   clusters for kmeans (default 8)
-  --k0 N, --kmax N        AdaptGrow's starting and largest k (default 2, and 64 or
-                          the row count if smaller)
+  --k0 N, --kmax N        AdaptGrow's starting and largest k (default 2 and 64; kmax
+                          is capped at the row count, k0 at kmax)
   --no-merge              AdaptGrow: do not merge clusters after growing
   --init I                kmeans++ | kmeans|| (default kmeans++)
   --init-centroids PATH   start from these centroids (CSV or .npy; k rows for kmeans,
@@ -146,26 +150,26 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         };
         if (option == "--data") o.dataPath = value();
         else if (option == "--demo") o.demoSpec = value();
-        else if (option == "--layout")
-            o.load.layout = parseChoice<Layout>(option, value(), {{"matrix", Layout::Matrix}, {"prices", Layout::Prices}, {"ticks", Layout::Ticks}});
-        else if (option == "--window") o.load.returnWindow = parsePositive(option, value());
-        else if (option == "--bar") {
-            o.load.barSeconds = parsePositive(option, value());
-            o.barGiven = true;
+        else if (option == "--source" || option == "--layout") {
+            if (!o.sourceName.empty()) throw UsageError("give one of --source and --layout");
+            o.sourceName = value();
+            if (option == "--layout") o.sourceName = parseChoice<std::string>(option, o.sourceName, {{"matrix", "csv"}, {"prices", "prices"}, {"ticks", "ticks"}});
+        }
+        else if (option == "--window") o.sourceOptions["window"] = std::to_string(parsePositive(option, value()));
+        else if (option == "--bar") o.sourceOptions["bar"] = std::to_string(parsePositive(option, value()));
+        else if (option == "--option") {
+            const std::string& pair = value();
+            const std::size_t equals = pair.find('=');
+            if (equals == std::string::npos || equals == 0) throw UsageError("option --option: expected KEY=VALUE, got '" + pair + "'");
+            o.sourceOptions[pair.substr(0, equals)] = pair.substr(equals + 1);
         }
         else if (option == "--algo")
             o.params.algorithm = parseChoice<Algorithm>(option, value(), {{"kmeans", Algorithm::KMeans}, {"adaptgrow", Algorithm::AdaptGrow}});
         else if (option == "--k") {
             o.params.k = parsePositive(option, value());
             o.kGiven = true;
-        } else if (option == "--k0") {
-            o.params.k0 = parsePositive(option, value());
-            o.k0Given = true;
-        }
-        else if (option == "--kmax") {
-            o.params.kMax = parsePositive(option, value());
-            o.kMaxGiven = true;
-        }
+        } else if (option == "--k0") o.params.k0 = parsePositive(option, value());
+        else if (option == "--kmax") o.params.kMax = parsePositive(option, value());
         else if (option == "--no-merge") o.params.merge = false;
         else if (option == "--init")
             o.params.init = parseChoice<InitMethod>(option, value(), {{"kmeans++", InitMethod::KMeansPlusPlus}, {"kmeans||", InitMethod::KMeansParallel}});
@@ -196,11 +200,14 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else throw UsageError("unknown option '" + option + "' (see clusterdesk-cli --help)");
     }
     if (o.dataPath.empty() == o.demoSpec.empty()) throw UsageError("give exactly one of --data PATH or --demo SPEC");
+    // --layout matrix names what the file holds; a .npy file holds a matrix in its own format.
+    const bool npy = o.dataPath.ends_with(".npy") || o.dataPath.ends_with(".NPY");
+    if (o.sourceName == "csv" && npy && std::find(args.begin(), args.end(), "--layout") != args.end()) o.sourceName = "npy";
     // Options that would be silently ignored are refused, so a run never records a
     // setting it did not use.
     auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };
-    if (!o.demoSpec.empty() && (given("--layout") || given("--window") || given("--bar")))
-        throw UsageError("--layout, --window and --bar apply to --data; a demo takes its own keys (e.g. market:window=250)");
+    if (!o.demoSpec.empty() && (!o.sourceName.empty() || !o.sourceOptions.empty()))
+        throw UsageError("--source, --layout, --window, --bar and --option apply to --data; a demo takes its own keys (e.g. market:window=250)");
     const bool kmeans = o.params.algorithm == Algorithm::KMeans;
     if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
         throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "engine/cluster/params.h"
-#include "engine/data/load.h"
+#include "engine/data/source_spec.h"
 
 #include <optional>
 #include <string>
@@ -13,14 +13,13 @@ namespace clusterdesk::cli {
 struct RunOptions {
     std::string dataPath;                // --data
     std::string demoSpec;                // --demo
-    LoadOptions load;                    // --layout, --window
+    std::string sourceName;              // --source (or --layout): empty = chosen from the file
+    SourceOptions sourceOptions;         // --window, --bar, --option KEY=VALUE
+    std::optional<SourceSpec> recorded;  // a re-run: exactly what the recorded run read (instead of the above)
     KMeansParams params;
     std::string initCentroidsPath;       // --init-centroids
     std::string warmStartRun;            // --warm-start: a recorded run (id or prefix) whose final centroids start this one
     bool kGiven = false;                 // --k was given (checked against the centroid file)
-    bool kMaxGiven = false;              // --kmax was given (else capped at the row count)
-    bool k0Given = false;                // --k0 was given (else capped at kmax)
-    bool barGiven = false;               // --bar was given (refused unless the file holds ticks)
     std::string topology = "host";       // --topology
     int threads = 0;                     // --threads (0 = every core)
     std::string jsonPath;                // --json PATH or -

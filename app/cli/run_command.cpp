@@ -5,12 +5,11 @@
 
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
-#include "engine/data/demo.h"
-#include "engine/data/load.h"
-#include "engine/exec/run_clustering.h"
+#include "engine/data/open_source.h"
 #include "engine/exec/run_summary.h"
+#include "engine/session/run_record.h"
+#include "engine/session/run_session.h"
 #include "engine/telemetry/power_sampler.h"
-#include "run_recorder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,18 +31,6 @@ void onInterrupt(int)
     g_cancel.store(true);
 }
 
-// VmHWM from /proc: unlike getrusage's ru_maxrss it starts afresh at exec, so it
-// does not report a large parent's memory at fork time as ours. 0 when unreadable.
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-    }
-    return 0;
-}
-
 std::string labelsText(const std::vector<std::int32_t>& labels)
 {
     std::string text;
@@ -59,9 +46,9 @@ std::string labelsText(const std::vector<std::int32_t>& labels)
 // unless --k disagrees.
 void loadInitialCentroids(RunOptions& options, std::int64_t cols)
 {
-    LoadOptions load;
-    load.layout = Layout::Matrix;
-    const Dataset centroids = loadDataset(options.initCentroidsPath, load);
+    const std::string& path = options.initCentroidsPath;
+    const bool npy = path.ends_with(".npy") || path.ends_with(".NPY");
+    const Dataset centroids = openSource(describeFile(path, npy ? "npy" : "csv"));
     if (centroids.cols != cols)
         throw DataError(options.initCentroidsPath, 1, 0, "centroids have " + std::to_string(centroids.cols) +
                                                              " columns but the data has " + std::to_string(cols));
@@ -100,10 +87,15 @@ void checkOutputs(const RunOptions& o, const Topology& topology)
 {
     std::vector<ProtectedFile> keep;
     if (!o.dataPath.empty()) keep.push_back({o.dataPath, "the input data (--data)"});
+    if (o.recorded && !isGenerated(*o.recorded)) keep.push_back({o.recorded->location, "the recorded run's input data"});
     if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
     if (!topology.hostfile.empty()) keep.push_back({topology.hostfile, "the pool's hostfile (--topology)"});
     if (o.record) {
         const auto store = storeFiles(storePath(o.dbPath));
+        // Reading the store as data would load a database as numbers.
+        for (const std::string& input : {o.dataPath, o.initCentroidsPath})
+            if (const ProtectedFile* file = input.empty() ? nullptr : protectedFileNamed(input, store))
+                throw UsageError(input + " is " + file->role + ", not data");
         keep.insert(keep.end(), store.begin(), store.end());
     }
     const std::pair<const char*, const std::string*> outputs[] = {
@@ -115,10 +107,12 @@ void checkOutputs(const RunOptions& o, const Topology& topology)
     }
 }
 
-// The exception's class decides how the record ends: a cancel is not a failure.
-store::RunStatus statusOf(const std::exception& e)
+// What the options name: a recorded run's exact source, a demo, or a file.
+SourceSpec sourceOf(const RunOptions& o)
 {
-    return dynamic_cast<const Cancelled*>(&e) ? store::RunStatus::Cancelled : store::RunStatus::Failed;
+    if (o.recorded) return session::reopenableSpec(*o.recorded);
+    if (!o.demoSpec.empty()) return describeDemo(o.demoSpec);
+    return describeFile(o.dataPath, o.sourceName, o.sourceOptions);
 }
 
 std::string withRunId(const std::string& summaryJson, const std::string& runId)
@@ -138,17 +132,23 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     // Opened before the data loads, so a bad --db fails in a second.
     std::optional<store::RunStore> runStore;
     if (options.record) runStore.emplace(storePath(options.dbPath));
-    const Dataset data = options.demoSpec.empty() ? loadDataset(options.dataPath, options.load) : makeDemo(options.demoSpec);
-    if (options.barGiven) requireOptionsApply(options.dataPath, data.layout, options.load, true);
-    if (!options.expectedDatasetHash.empty() && data.contentHash() != options.expectedDatasetHash)
-        throw DataError(data.source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
-                                               "..., now " + data.contentHash().substr(0, 12) + "...)");
-    if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data.cols);
-    if (!options.warmStartRun.empty()) parents.push_back(warmStart(options, data.cols));
-    if (!options.kMaxGiven) options.params.kMax = static_cast<int>(std::min<std::int64_t>(options.params.kMax, data.rows));
-    if (!options.k0Given) options.params.k0 = std::min(options.params.k0, options.params.kMax);
-    // Usage errors surface before the run is recorded; what fails after is recorded.
-    validate(options.params, data, topology);
+    const auto data = std::make_shared<const Dataset>(openSource(sourceOf(options)));
+    if (!options.expectedDatasetHash.empty() && data->contentHash() != options.expectedDatasetHash)
+        throw DataError(data->source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
+                                                "..., now " + data->contentHash().substr(0, 12) + "...)");
+    if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data->cols);
+    if (!options.warmStartRun.empty()) parents.push_back(warmStart(options, data->cols));
+
+    session::RunRequest request;
+    request.data = data;
+    request.params = options.params;
+    request.topology = topology;
+    request.threads = options.threads;
+    request.store = runStore ? &*runStore : nullptr;
+    request.recordingRequired = true;
+    request.parents = std::move(parents);
+    // Usage errors surface here, before the run is recorded; what fails after is recorded.
+    session::RunSession session(std::move(request));
 
     RunControl control;
     control.cancel = &g_cancel;
@@ -159,43 +159,38 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
                          s.reduceMs, s.event.empty() ? "" : "  ", s.event.c_str());
         };
     }
-    std::optional<RunRecorder> recorder;
-    if (runStore) recorder.emplace(*runStore, options, data, parents);
     // Discovery (loading NVML, reading sysfs) happens before the run, so the samples
-    // cover the clustering only; the destructor joins the thread if the run throws.
+    // cover the clustering only.
     PowerSampler power;
     std::signal(SIGINT, onInterrupt);
-    RunReport report;
+    session::RunResult result;
     try {
-        power.start();
-        report = runClustering(data, options.params, topology, options.threads, control);
-        power.stop();
-    } catch (const std::exception& e) {
+        result = session.run(control, power);
+    } catch (...) {
         std::signal(SIGINT, SIG_DFL);
-        if (recorder) recorder->fail(statusOf(e), e.what());
+        if (!session.recordProblem().empty()) std::cerr << "clusterdesk-cli: " << session.recordProblem() << '\n';
         throw;
     }
     std::signal(SIGINT, SIG_DFL);
 
-    const RunSummaryInput summary{data, options.params, topology, report, data.contentHash(), peakRssMiB(), power.summary()};
-    // The result files first: a store that fails now (disk full, locked for a minute)
-    // must not cost the user the clustering itself.
+    const RunReport& report = result.report;
+    const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power};
+    // The result files even when the store failed at the end (disk full, locked for a
+    // minute): that must not cost the user the clustering itself.
     if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, labelsText(report.result.labels));
     if (!options.centroidsPath.empty())
         writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
-    ExecutedRun executed;
-    if (recorder) {
-        recorder->complete(summary, power);
-        executed.runId = recorder->runId();
-    }
+    if (!result.recordProblem.empty()) throw store::StoreError(result.recordProblem);
     if (options.jsonPath == "-") {
-        std::cout << withRunId(runSummaryJson(summary), executed.runId) << '\n';
+        std::cout << withRunId(runSummaryJson(summary), result.runId) << '\n';
     } else {
-        if (!options.jsonPath.empty()) writeFileReplacing(options.jsonPath, withRunId(runSummaryJson(summary), executed.runId) + '\n');
+        if (!options.jsonPath.empty()) writeFileReplacing(options.jsonPath, withRunId(runSummaryJson(summary), result.runId) + '\n');
         std::cout << runSummaryText(summary);
-        if (!executed.runId.empty()) std::cout << "recorded  run " << executed.runId << " in " << runStore->path() << '\n';
+        if (!result.runId.empty()) std::cout << "recorded  run " << result.runId << " in " << runStore->path() << '\n';
     }
-    executed.labels = std::move(report.result.labels);
+    ExecutedRun executed;
+    executed.runId = result.runId;
+    executed.labels = std::move(result.report.result.labels);
     executed.cancelled = report.result.cancelled;
     return executed;
 }

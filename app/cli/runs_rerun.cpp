@@ -19,20 +19,14 @@ RunOptions optionsFromRecord(const store::RunRecord& record, const RerunOptions&
     const store::RunInfo& info = record.info;
     RunOptions o;
     o.dbPath = rerun.dbPath;
-    if (info.demo) {
-        o.demoSpec = info.datasetSource;
-    } else {
-        o.dataPath = info.datasetSource;
-        o.load = store::loadOptionsFromJson(info.loadOptions);
-    }
+    o.recorded = info.dataSource;
     o.params = store::paramsFromJson(info.paramsJson);
     if (o.params.init == InitMethod::Given) {
         if (record.initialCentroids.empty())
             throw UsageError("run " + info.id + " started from given centroids that are no longer stored (removed by runs gc)");
         o.params.initialCentroids = record.initialCentroids;
     }
-    // The record holds the k, k0 and kmax the run used, already capped to the data.
-    o.kGiven = o.k0Given = o.kMaxGiven = true;
+    o.kGiven = true;  // the record holds the k the run used
     o.topology = rerun.topology.empty() ? info.topology : rerun.topology;
     o.threads = rerun.threads >= 0 ? rerun.threads : info.threads;
     o.expectedDatasetHash = info.datasetHash;

@@ -1,6 +1,7 @@
 #include "runs_view.h"
 
 #include "engine/core/printable.h"
+#include "engine/data/source_spec.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -40,9 +41,8 @@ nlohmann::json runInfoJson(const store::RunInfo& r)
     nlohmann::json j = {{"id", r.id},
                         {"status", store::toString(r.status)},
                         {"dataset_hash", r.datasetHash},
-                        {"dataset_source", r.datasetSource},
-                        {"dataset_kind", r.demo ? "demo" : "file"},
-                        {"load_options", parsedOrEmpty(r.loadOptions)},
+                        {"dataset_source", r.dataSource.location},
+                        {"data_source", parsedOrEmpty(sourceSpecToJson(r.dataSource))},
                         {"algorithm", r.algorithm},
                         {"params", parsedOrEmpty(r.paramsJson)},
                         {"mode", r.mode},
@@ -72,7 +72,7 @@ nlohmann::json runInfoJson(const store::RunInfo& r)
 nlohmann::json runRecordJson(const store::RunRecord& record)
 {
     nlohmann::json j = runInfoJson(record.info);
-    j["dataset"] = {{"hash", record.dataset.hash},   {"source", record.dataset.source}, {"layout", record.dataset.layout},
+    j["dataset"] = {{"hash", record.dataset.hash},   {"source", record.dataset.spec.location}, {"layout", record.dataset.layout},
                     {"rows", record.dataset.rows},   {"cols", record.dataset.cols},     {"first_seen", record.dataset.firstSeen}};
     j["iterations"] = record.iterations.size();
     j["telemetry_samples"] = record.telemetry.size();
@@ -101,7 +101,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
                       printable(r.startedAt).c_str(), status.c_str(), printable(r.algorithm).c_str(), printable(r.mode).c_str(),
                       printable(r.topology).c_str(),
                       metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
-                      metric(metrics, "seconds_total", "%.3f").c_str(), printable(r.datasetSource).c_str());
+                      metric(metrics, "seconds_total", "%.3f").c_str(), printable(r.dataSource.location).c_str());
         text += line;
     }
     if (runs.empty()) text += "(no runs)\n";
@@ -120,9 +120,9 @@ std::string runShowText(const store::RunRecord& record)
     };
     field("run", r.id + (r.deleted ? "  (deleted)" : ""));
     field("status", store::toString(r.status) + (r.failure.empty() ? "" : " (" + r.failure + ")"));
-    field("dataset", r.datasetSource + "  (" + std::to_string(record.dataset.rows) + " rows x " + std::to_string(record.dataset.cols) +
+    field("dataset", r.dataSource.location + "  (" + std::to_string(record.dataset.rows) + " rows x " + std::to_string(record.dataset.cols) +
                          " cols, " + record.dataset.layout + ", sha256 " + r.datasetHash.substr(0, 12) + ")");
-    if (!r.demo) field("loaded with", r.loadOptions);
+    field("source", sourceSpecToJson(r.dataSource));
     field("algorithm", r.algorithm + ", " + r.mode + " mode, " + r.precision + ", seed " + r.seed);
     field("params", r.paramsJson);
     std::string devices;

@@ -68,10 +68,8 @@ void DataLoader::preview(const QString& path)
 
 void DataLoader::loadFile(const QString& path, int returnWindow)
 {
-    SourceOptions options;
-    if (returnWindow > 0) options["window"] = std::to_string(returnWindow);
     auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    const auto progressCallback = [&](double fraction) {
+    const auto onProgress = [&](double fraction) {
         // At most ~30 progress signals a second: the bar needs no more.
         const auto now = std::chrono::steady_clock::now();
         if (now - lastReport > std::chrono::milliseconds(33) || fraction >= 1.0) {
@@ -82,8 +80,9 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
     };
     try {
         refuseStoreFiles(path);
-        const SourceSpec spec = describeFile(path.toStdString(), {}, options);
-        emit loaded(std::make_shared<const Dataset>(openSource(spec, progressCallback)));
+        SourceOptions options;
+        if (returnWindow > 0) options["window"] = std::to_string(returnWindow);
+        emit loaded(std::make_shared<const Dataset>(openSource(describeFile(path.toStdString(), "", options), onProgress)));
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const std::exception& e) {

@@ -5,9 +5,8 @@
 
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
-#include "engine/data/load.h"
+#include "engine/session/run_record.h"
 #include "engine/store/run_codec.h"
-#include "engine/store/run_recording.h"
 #include "ui/history/compare_dialog.h"
 #include "ui/history/history_view.h"
 #include "ui/history/lineage_view.h"
@@ -31,7 +30,7 @@ QString shortId(const std::string& id)
 std::shared_ptr<const Dataset> datasetOf(const store::RunInfo& run, const std::shared_ptr<const Dataset>& current)
 {
     if (current && current->contentHash() == run.datasetHash) return current;
-    return std::make_shared<const Dataset>(store::loadRecordedDataset(run));
+    return std::make_shared<const Dataset>(session::openRecordedDataset(run));
 }
 
 // The Clusters graph of a recorded run, or why there is none.
@@ -96,12 +95,6 @@ HistoryController::HistoryController(ui::MainWindow& window, const QString& stor
     connect(m_view, &ui::HistoryView::deleteRequested, this, &HistoryController::deleteRun);
     connect(m_view, &ui::HistoryView::compareRequested, this, &HistoryController::compare);
     connect(this, &HistoryController::failed, m_view, &ui::HistoryView::setDetail);
-    // A file's load options are recorded with each run that reads it.
-    connect(&m_window.dataPanel(), &ui::DataPanel::loadRequested, this, [this](const QString& path, int returnWindow) {
-        LoadOptions options;
-        options.returnWindow = returnWindow;
-        m_origins[path.toStdString()] = {false, store::loadOptionsToJson(options)};
-    });
     // Runs recorded by the CLI meanwhile show up whenever the tab is opened.
     connect(&m_window.tabs(), &QTabWidget::currentChanged, this, [this] {
         if (m_window.tabs().currentWidget() == m_view) refresh();
@@ -134,21 +127,12 @@ void HistoryController::onStore(const QString& doing, std::function<void(store::
 
 void HistoryController::prepare(RunJob& job)
 {
-    RunRecording& recording = job.recording;
-    recording.storePath = m_storePath;
-    recording.source = job.data->source;
-    const auto origin = m_origins.find(job.data->source);
-    if (origin != m_origins.end()) {
-        recording.demo = origin->second.demo;
-        recording.loadOptionsJson = origin->second.loadOptionsJson;
-    } else {
-        recording.demo = true;  // only demos reach the window without a load request
-    }
+    job.storePath = m_storePath;
     if (m_pendingRerun && m_pendingRerun->data == job.data) {
         job.params = m_pendingRerun->params;
         job.topology = QString::fromStdString(m_pendingRerun->topology);
         job.threads = m_pendingRerun->threads;
-        recording.parents = {{"run", m_pendingRerun->fromRunId, "run", "", "rerun", ""}};
+        job.parents = {{"run", m_pendingRerun->fromRunId, "run", "", "rerun", ""}};
     }
     m_pendingRerun.reset();
 }
@@ -213,9 +197,7 @@ void HistoryController::rerun(const QString& runId)
             if (record.initialCentroids.empty()) throw UsageError("it started from given centroids that are no longer stored");
             rerun.params.initialCentroids = record.initialCentroids;
         }
-        const Origin origin{info.demo, info.loadOptions};
-        post([this, rerun, origin] {
-            m_origins[rerun.data->source] = origin;
+        post([this, rerun] {
             if (m_window.dataset() != rerun.data) m_window.setDataset(rerun.data);
             m_window.enginePanel().setParams(rerun.params);
             m_pendingRerun = rerun;

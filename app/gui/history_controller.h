@@ -41,7 +41,7 @@ public:
     // The compare dialog, once a comparison was asked for.
     ui::CompareDialog* compareDialog() const { return m_compare; }
 
-    // Fills job.recording for the job about to start; when a re-run is pending, also
+    // Fills job's store path for the job about to start; when a re-run is pending, also
     // the re-run run's parameters, topology and threads (then the re-run is done).
     void prepare(RunJob& job);
 
@@ -70,10 +70,6 @@ private:
         int threads = 0;
         std::shared_ptr<const Dataset> data;  // the re-run is of this dataset only
     };
-    struct Origin {
-        bool demo = true;
-        std::string loadOptionsJson = "{}";
-    };
     class Worker;
 
     // Runs work(store) on the store thread; a StoreError or other failure becomes
@@ -89,7 +85,6 @@ private:
     QThread m_thread;
     Worker* m_worker = nullptr;  // lives on m_thread
     std::optional<Rerun> m_pendingRerun;
-    std::map<std::string, Origin> m_origins;  // by Dataset::source: files loaded, data of re-runs
 };
 
 }  // namespace clusterdesk::gui

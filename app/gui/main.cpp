@@ -4,9 +4,9 @@
 // scripts/run.sh does something useful on a headless box; --screenshot renders the
 // window off screen into PNGs.
 #include "clusterdesk/version.h"
-#include "engine/data/demo.h"
-#include "engine/exec/run_clustering.h"
+#include "engine/data/open_source.h"
 #include "engine/exec/run_summary.h"
+#include "engine/session/run_session.h"
 #include "engine/store/store_path.h"
 #include "screenshot.h"
 #include "workstation.h"
@@ -27,8 +27,8 @@ constexpr const char* kUsage =
     "       clusterdesk --help | --version\n\n"
     "Opens the workstation with a demo loaded and ready to run (default: market, 500 assets\n"
     "in 10 planted sectors; SPEC as in clusterdesk-cli, e.g. blobs:n=100000,d=16,k=8).\n"
-    "Without a display it clusters the market demo with AdaptGrow in exact mode and prints\n"
-    "the summary instead.\n\n"
+    "Without a display it clusters the demo with AdaptGrow in exact mode, records the run\n"
+    "in the store and prints the summary instead.\n\n"
     "  --screenshot PATH  run the default job (AdaptGrow, exact mode, k from 2 to 32) on the\n"
     "                     demo, render the window off screen and write PATH (PNG); with\n"
     "                     --tab all, PATH is a folder that gets one PNG per tab\n"
@@ -55,15 +55,33 @@ bool hasDisplay()
     return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
 }
 
-int printMainJobSummary()
+// The main job without a window: the demo clustered with the window's defaults,
+// recorded in the store as a run from the window would be.
+int printMainJobSummary(const std::string& demo, const std::optional<std::string>& db)
 {
     using namespace clusterdesk;
     try {
-        const Dataset data = makeDemo("market");
-        const KMeansParams params = gui::defaultParams();
-        const Topology topology = parseTopology("host");
-        const RunReport report = runClustering(data, params, topology, 0);
-        std::fputs(runSummaryText({data, params, topology, report, data.contentHash(), 0, std::nullopt}).c_str(), stdout);
+        const auto data = std::make_shared<const Dataset>(openSource(describeDemo(demo)));
+        std::optional<store::RunStore> runStore;
+        try {
+            runStore.emplace(db ? *db : store::defaultStorePath().string());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "clusterdesk: this run is not recorded: %s\n", e.what());
+        }
+        session::RunRequest request;
+        request.data = data;
+        request.params = gui::defaultParams();
+        request.topology = parseTopology("host");
+        request.store = runStore ? &*runStore : nullptr;
+        session::RunSession session(request);
+        PowerSampler power;
+        const session::RunResult result = session.run({}, power);
+        std::fputs(runSummaryText({*data, session.params(), request.topology, result.report, data->contentHash(), result.peakRssMiB,
+                                   result.power})
+                       .c_str(),
+                   stdout);
+        if (!result.recordProblem.empty()) std::fprintf(stderr, "clusterdesk: %s\n", result.recordProblem.c_str());
+        if (!result.runId.empty()) std::printf("recorded  run %s in %s\n", result.runId.c_str(), runStore->path().c_str());
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "clusterdesk: %s\n", e.what());
@@ -131,7 +149,7 @@ int main(int argc, char** argv)
             {QString::fromStdString(*args.screenshot), QString::fromStdString(args.demo), QString::fromStdString(args.tab),
              QString::fromStdString(args.db.value_or(""))});
     }
-    if (!hasDisplay()) return printMainJobSummary();
+    if (!hasDisplay()) return printMainJobSummary(args.demo, args.db);
 
     QApplication app(argc, argv);
     setApplicationNames();

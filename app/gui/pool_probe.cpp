@@ -64,8 +64,8 @@ void PoolProbe::start(const QString& topologySpec, const PoolOptions& options, i
     std::vector<std::string> argv;
     try {
         const Topology topology = parseTopology(topologySpec.toStdString());
-        if (!topology.pool) throw std::invalid_argument("'" + topology.spec + "' is not a pool");
-        m_expected = static_cast<int>(topology.shards.size());
+        if (!topology.isPool()) throw std::invalid_argument("'" + toString(topology) + "' is not a pool");
+        m_expected = topology.ranks;
         const std::string worker = options.workerPath.empty() ? defaultWorkerPath() : options.workerPath;
         argv = poolLaunchCommand(topology, options, {worker, "--probe"});
     } catch (const std::exception& e) {

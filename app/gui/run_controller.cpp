@@ -3,7 +3,7 @@
 #include "cluster_projection.h"
 
 #include "engine/core/error.h"
-#include "engine/exec/run_clustering.h"
+#include "engine/session/run_session.h"
 #include "engine/telemetry/power_sampler.h"
 
 #include <chrono>
@@ -53,6 +53,22 @@ void RunController::emitNewPower(bool all)
     emit powerSampled(batch);
 }
 
+store::RunStore* RunController::storeAt(const QString& path)
+{
+    if (path.isEmpty()) return nullptr;
+    try {
+        if (!m_store || m_store->path() != path.toStdString()) {
+            m_store.reset();
+            m_store = std::make_unique<store::RunStore>(path.toStdString());
+        }
+        return m_store.get();
+    } catch (const std::exception& e) {
+        // The run still runs: a store that cannot be opened must not cost the quant the result.
+        emit recordFailed(QString("This run is not recorded: %1").arg(QString::fromStdString(e.what())));
+        return nullptr;
+    }
+}
+
 void RunController::run(const RunJob& job)
 {
     using Clock = std::chrono::steady_clock;
@@ -74,25 +90,36 @@ void RunController::run(const RunJob& job)
             emitNewPower(false);
         }
     };
+    QString recordedId;
     try {
-        if (!job.data) throw UsageError("no dataset is loaded");
-        const Topology topology = parseTopology(job.topology.toStdString());
-        beginRecording(job);
-        m_power->start();
-        RunReport report = topology.pool ? runPool(*job.data, job.params, topology, job.threads, control, job.pool)
-                                         : runClustering(*job.data, job.params, topology, job.threads, control);
-        m_power->stop();
+        session::RunRequest request;
+        request.data = job.data;
+        request.params = job.params;
+        request.topology = parseTopology(job.topology.toStdString());
+        request.threads = job.threads;
+        request.pool = job.pool;
+        request.parents = job.parents;
+        request.store = storeAt(job.storePath);
+        request.onRecorded = [&](const std::string& id) { recordedId = QString::fromStdString(id); };
+        session::RunSession session(std::move(request));
+        session::RunResult result;
+        try {
+            result = session.run(control, *m_power);
+        } catch (...) {
+            if (!session.recordProblem().empty()) emit recordFailed(QString::fromStdString(session.recordProblem()));
+            throw;
+        }
+        if (!result.recordProblem.empty()) emit recordFailed(QString::fromStdString(result.recordProblem));
         emitNewPower(true);
-        completeRecording(job, topology, report);
-        const ClusterResult& r = report.result;
+        const ClusterResult& r = result.report.result;
         outcome.cancelled = r.cancelled;
         outcome.converged = r.converged;
         outcome.k = r.k;
         outcome.iterations = r.iterations;
         outcome.inertia = r.inertia;
         outcome.sizes = r.sizes;
-        outcome.backend = QString::fromStdString(report.backend);
-        outcome.power = m_power->summary();
+        outcome.backend = QString::fromStdString(result.report.backend);
+        outcome.power = result.power.value_or(PowerSummary{});
         emit projected(projectClusters(*job.data, r));
     } catch (const Cancelled&) {
         outcome.cancelled = true;
@@ -105,46 +132,9 @@ void RunController::run(const RunJob& job)
     } catch (const std::exception& e) {
         outcome.error = QString("Run failed (%1): %2").arg(job.topology, QString::fromStdString(e.what()));
     }
-    if (m_power->running()) m_power->stop();
     outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    endRecording(outcome);
+    if (!recordedId.isEmpty()) emit recorded(recordedId);
     emit finished(outcome);
-}
-
-void RunController::beginRecording(const RunJob& job)
-{
-    m_recordedId.clear();
-    if (job.recording.storePath.isEmpty()) return;
-    try {
-        m_recorder.begin(job.recording, *job.data, job.params, job.topology.toStdString(), job.threads);
-        m_recordedId = QString::fromStdString(m_recorder.runId());
-    } catch (const std::exception& e) {
-        // The run still runs: a store that cannot be written must not cost the quant the result.
-        emit recordFailed(QString("This run is not recorded: %1").arg(QString::fromStdString(e.what())));
-    }
-}
-
-void RunController::completeRecording(const RunJob& job, const Topology& topology, const RunReport& report)
-{
-    if (!m_recorder.active()) return;
-    try {
-        m_recorder.complete(*job.data, job.params, topology, report, *m_power);
-    } catch (const std::exception& e) {
-        const std::string reason = std::string("its result could not be recorded: ") + e.what();
-        const QString problem = m_recorder.fail(store::RunStatus::Failed, reason);
-        emit recordFailed(QString("Run %1 %2%3").arg(m_recordedId.left(8), QString::fromStdString(reason), problem.isEmpty() ? QString() : "; " + problem));
-    }
-}
-
-void RunController::endRecording(const ui::RunOutcome& outcome)
-{
-    if (m_recorder.active()) {  // not completed: it failed, or was cancelled before it had a result
-        const bool cancelled = outcome.cancelled && outcome.error.isEmpty();
-        const QString problem = m_recorder.fail(cancelled ? store::RunStatus::Cancelled : store::RunStatus::Failed,
-                                                cancelled ? "cancelled by the user" : outcome.error.toStdString());
-        if (!problem.isEmpty()) emit recordFailed(problem);
-    }
-    if (!m_recordedId.isEmpty()) emit recorded(m_recordedId);
 }
 
 }  // namespace clusterdesk::gui

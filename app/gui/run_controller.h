@@ -1,14 +1,16 @@
-// Runs clustering jobs on the thread it is moved to and reports through signals
-// (queued to the window's thread): every iteration, power samples while the run
-// executes, the projection for the Clusters graph, and the outcome. Cancelling is an
-// atomic flag the engine reads every iteration, so requestCancel() never waits.
+// Runs clustering jobs through session::RunSession on the thread it is moved to and
+// reports through signals (queued to the window's thread): every iteration, power
+// samples while the run executes, the projection for the Clusters graph, and the
+// outcome. Cancelling is an atomic flag the engine reads every iteration, so
+// requestCancel() never waits. The run store is opened on that thread (a RunStore
+// belongs to one thread) and kept open between runs, so writing 1M labels never
+// holds up the window.
 #pragma once
-
-#include "run_recording.h"
 
 #include "engine/cluster/params.h"
 #include "engine/data/dataset.h"
 #include "engine/exec/pool_launcher.h"
+#include "engine/store/run_store.h"
 #include "ui/run_model.h"
 
 #include <QObject>
@@ -29,7 +31,8 @@ struct RunJob {
     QString topology = "host";
     int threads = 0;  // host threads (0 = every core)
     PoolOptions pool;  // launcher, its arguments and the worker, for pool topologies
-    RunRecording recording;  // the run store it is recorded in (none: not recorded)
+    QString storePath;  // the run store it is recorded in (empty: not recorded)
+    std::vector<store::LineageEdge> parents;  // e.g. the run this one re-runs
 };
 
 class RunController : public QObject {
@@ -59,9 +62,8 @@ signals:
 
 private:
     void emitNewPower(bool all);
-    void beginRecording(const RunJob& job);
-    void completeRecording(const RunJob& job, const Topology& topology, const RunReport& report);
-    void endRecording(const ui::RunOutcome& outcome);
+    // The store at path, opened once; null (and recordFailed emitted) when it cannot be.
+    store::RunStore* storeAt(const QString& path);
 
     std::atomic<bool> m_cancel{false};
     std::atomic<int> m_lastIteration{0};
@@ -69,8 +71,7 @@ private:
     std::unique_ptr<PowerSampler> m_power;  // created on the run thread, which owns it
     std::size_t m_powerSent = 0;
     QStringList m_powerDevices;
-    RunRecorder m_recorder;  // on the run thread: labels of 1M rows are written here
-    QString m_recordedId;    // of the run in progress, when it is recorded
+    std::unique_ptr<store::RunStore> m_store;  // on the run thread
 };
 
 }  // namespace clusterdesk::gui

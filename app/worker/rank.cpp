@@ -225,11 +225,7 @@ int runJob(const std::string& jobPath)
 
     // 3. Parameters against the data (the same verdict on every rank).
     try {
-        Topology topology;
-        topology.spec = "pool";
-        topology.pool = true;
-        topology.shards.assign(static_cast<std::size_t>(comm.size()), job.rankBackend);
-        validate(job.params, data, topology);
+        validate(job.params, data, comm.size());
     } catch (...) {
         if (rank == 0) report(0, describe(std::current_exception()));
         return describe(std::current_exception()).exitCode;

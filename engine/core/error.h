@@ -49,6 +49,12 @@ public:
     using Error::Error;
 };
 
+// A serialised record (JSON written by a codec) is malformed: what() names the field.
+class CodecError : public Error {
+public:
+    using Error::Error;
+};
+
 // A long operation stopped because its progress callback asked it to.
 class Cancelled : public Error {
 public:

@@ -30,7 +30,9 @@ Dataset dispatch(data::DemoSpec& parsed)
 Dataset makeDemo(const std::string& spec)
 {
     data::DemoSpec parsed(spec);
-    return dispatch(parsed);
+    Dataset data = dispatch(parsed);
+    data.spec = {"demo", data.source, {}};  // the source is the canonical spec
+    return data;
 }
 
 std::string canonicalDemoSpec(const std::string& spec)

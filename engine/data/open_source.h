@@ -19,8 +19,6 @@ namespace clusterdesk {
 SourceSpec describeFile(const std::string& path, const std::string& sourceName = {}, const SourceOptions& options = {});
 // A generated demo ("market", "blobs:n=1000,k=4"); UsageError for an unknown demo or key.
 SourceSpec describeDemo(const std::string& demoSpec);
-// Whether the spec is generated (no file behind it).
-bool isGenerated(const SourceSpec& spec);
 
 // Loads or generates the rows; the result's spec is `spec`. progress: fraction done in
 // [0,1], return false to cancel (throws Cancelled). Throws DataError (bad content,

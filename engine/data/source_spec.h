@@ -20,6 +20,9 @@ struct SourceSpec {
     bool operator==(const SourceSpec&) const = default;
 };
 
+// Whether the spec is generated (a demo: no file behind it).
+bool isGenerated(const SourceSpec& spec);
+
 // {"source":..., "location":..., "options":{...}}.
 std::string sourceSpecToJson(const SourceSpec& spec);
 // Throws UsageError naming the field that is missing or malformed.

@@ -7,6 +7,7 @@
 
 #include "../cluster/params.h"
 #include "../data/dataset.h"
+#include "../data/source_spec.h"
 
 #include <optional>
 #include <string>
@@ -14,11 +15,7 @@
 namespace clusterdesk {
 
 struct PoolJob {
-    // Where every rank gets the data: a file (loaded with layout/window) or a demo spec.
-    std::string dataPath;
-    std::optional<Layout> layout;
-    int returnWindow = 0;
-    std::string demoSpec;
+    SourceSpec source;         // what every rank opens: the launcher's Dataset::spec, every option included
     std::string expectedHash;  // the launcher's Dataset::contentHash(); empty = not checked
     KMeansParams params;
     int threadsPerRank = 0;    // 0: the node's cores divided among the ranks on it
@@ -27,17 +24,17 @@ struct PoolJob {
     std::string rankBackend = "host";
 };
 
-// The job for `data`: a demo when data.source names no existing file (demo sources
-// are canonical specs), else the file with the layout it was loaded as (and, for
-// prices and ticks, the window = its column count). The content hash travels along,
-// so a rank that loads something else fails instead of clustering it.
+// The job for `data`: its SourceSpec, which every rank opens as the launcher did, and
+// its content hash, so a rank that reads something else (a file changed, a node sees
+// another file at that path) fails instead of clustering it. UsageError when the
+// dataset was not opened from a source (data.spec empty).
 PoolJob poolJobFor(const Dataset& data, const KMeansParams& params, int threadsPerRank);
 
 std::string poolJobToJson(const PoolJob& job);
 // Throws UsageError naming what is missing or malformed.
 PoolJob poolJobFromJson(const std::string& text);
 
-// Loads or generates the job's dataset (throws what loadDataset/makeDemo throw).
+// Opens the job's source (throws what openSource throws).
 Dataset loadPoolData(const PoolJob& job);
 
 // --- rank 0's progress lines ---------------------------------------------------------

@@ -398,7 +398,7 @@ std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolO
     std::vector<std::string> argv{options.launcher};
     argv.insert(argv.end(), options.launcherArgs.begin(), options.launcherArgs.end());
     argv.insert(argv.end(), options.extraArgs.begin(), options.extraArgs.end());
-    argv.insert(argv.end(), {"-np", std::to_string(topology.shards.size())});
+    argv.insert(argv.end(), {"-np", std::to_string(topology.ranks)});
     if (!topology.hostfile.empty()) argv.insert(argv.end(), {"--hostfile", topology.hostfile});
     argv.insert(argv.end(), workerCommand.begin(), workerCommand.end());
     return argv;
@@ -407,11 +407,11 @@ std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolO
 RunReport runPool(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                   const RunControl& control, const PoolOptions& options)
 {
-    if (!topology.pool) throw UsageError("topology '" + topology.spec + "' is not a pool");
-    validate(params, data, topology);
+    if (!topology.isPool()) throw UsageError("topology '" + toString(topology) + "' is not a pool");
+    validate(params, data, topology.shardCount());
     validate(threads);
     const auto startTime = Clock::now();
-    const int ranks = static_cast<int>(topology.shards.size());
+    const int ranks = topology.ranks;
     const std::string worker = options.workerPath.empty() ? defaultWorkerPath() : options.workerPath;
     if (access(worker.c_str(), X_OK) != 0)
         throw DeviceError("pool worker not found or not executable: " + worker + " (" + std::strerror(errno) + ")");
@@ -427,7 +427,7 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
     {
         std::ofstream job(jobPath);
         PoolJob spec = poolJobFor(data, params, threadsPerRank);
-        spec.rankBackend = topology.shards.front();  // "host" or "cuda", the same for every rank
+        spec.rankBackend = topology.shardBackend(0);  // "host" or "cuda", the same for every rank
         job << poolJobToJson(spec);
         if (!job) throw DeviceError("cannot write the pool job " + jobPath);
     }
@@ -559,7 +559,7 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
     if (cancelSent && !haveResult) throw Cancelled("pool run cancelled; its processes were stopped");
     if (ok && haveResult && !firstError) {
         report.result.history = std::move(history);
-        report.backend = topology.shards.front();
+        report.backend = topology.shardBackend(0);
         if (report.communicator.empty()) report.communicator = "MPI";
         report.devices = {"MPI pool of " + std::to_string(ranks) + " " + report.backend + " ranks" +
                           (topology.hostfile.empty() ? std::string(" on this machine") : " from " + topology.hostfile)};

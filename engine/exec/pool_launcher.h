@@ -49,7 +49,7 @@ std::string defaultWorkerPath();
 std::vector<std::string> poolLaunchCommand(const Topology& topology, const PoolOptions& options,
                                            const std::vector<std::string>& workerCommand);
 
-// topology.pool must be set. threads: host threads in all (0 = every core of each
+// topology must be a pool. threads: host threads in all (0 = every core of each
 // node), divided among the ranks. Throws UsageError/DataError as the ranks report
 // them, DeviceError for anything else that fails, Cancelled when cancelled.
 RunReport runPool(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,

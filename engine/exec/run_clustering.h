@@ -1,9 +1,6 @@
-// Runs one clustering job on a topology: shards the rows, starts one thread per shard
-// with its backend and communicator (NCCL between distinct GPUs when the plug-in
-// offers it, else the local one), runs the algorithm on every shard (SPMD) and
-// returns rank 0's result with timing and the hardware it ran on.
-// Pool topologies (pool:N, pool:HOSTFILE) run as MPI processes through runPool
-// (pool_launcher.h).
+// What a clustering run reports, the checks every run passes before it starts, and
+// runClustering: a job on a topology's executor with default pool options (executor.h;
+// front ends run jobs through session::RunSession).
 #pragma once
 
 #include "../cluster/params.h"
@@ -26,8 +23,7 @@ struct RunReport {
     std::string communicator;
 };
 
-// threads: host threads in all (0 = every core), divided among host shards.
-// Throws UsageError for impossible parameters, DeviceError when a backend fails.
+// makeExecutor(topology)->execute(...): see Executor::execute.
 RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                         const RunControl& control = {});
 
@@ -36,7 +32,7 @@ inline constexpr int kMaxThreads = 1024;
 
 // Checks parameters against the data before any work starts (k <= rows, ...); throws
 // UsageError, or DataError for data no run can handle.
-void validate(const KMeansParams& params, const Dataset& data, const Topology& topology);
+void validate(const KMeansParams& params, const Dataset& data, int shards);
 // threads: 0 (every core) or 1..kMaxThreads.
 void validate(int threads);
 

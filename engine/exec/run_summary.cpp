@@ -3,7 +3,7 @@
 #include "../cluster/metrics.h"
 #include "clusterdesk/version.h"
 #include "engine/core/printable.h"
-#include "rank_timing_json.h"
+#include "../cluster/cluster_codec.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,8 +65,8 @@ std::string runSummaryJson(const RunSummaryInput& in)
     // What the GEMMs computed in: the host backend always uses FP32.
     j["precision"] = in.report.backend == "host" ? "fp32" : kernels::toString(in.params.precision);
     j["backend"] = in.report.backend;
-    j["topology"] = in.topology.spec;
-    j["shards"] = in.topology.shards.size();
+    j["topology"] = toString(in.topology);
+    j["shards"] = in.topology.shardCount();
     j["devices"] = in.report.devices;
     if (!in.report.communicator.empty()) j["communicator"] = in.report.communicator;
     j["seconds_total"] = in.report.secondsTotal;
@@ -96,7 +96,7 @@ std::string runSummaryJson(const RunSummaryInput& in)
                             {"assign_ms", s.assignMs}, {"update_ms", s.updateMs}, {"reduce_ms", s.reduceMs},
                             {"rows_searched", s.rowsSearched}};
         if (!s.event.empty()) h["event"] = s.event;
-        if (!s.ranks.empty()) h["ranks"] = rankTimingsToJson(s.ranks);
+        if (!s.ranks.empty()) h["ranks"] = codec::toJson(s.ranks);
         history.push_back(std::move(h));
     }
     j["history"] = std::move(history);
@@ -115,7 +115,7 @@ std::string runSummaryText(const RunSummaryInput& in)
     text += buffer;
     for (const std::string& note : in.data.notes) text += "          " + printable(note) + "\n";  // notes name files
     std::snprintf(buffer, sizeof buffer, "run       %s, %s mode, topology %s on %s\n", toString(in.params.algorithm).c_str(),
-                  kernels::toString(in.params.mode).c_str(), printable(in.topology.spec).c_str(),
+                  kernels::toString(in.params.mode).c_str(), printable(toString(in.topology)).c_str(),
                   in.report.devices.empty() ? "?" : in.report.devices.front().c_str());
     text += buffer;
     if (!in.report.communicator.empty()) text += "          shards joined by " + in.report.communicator + "\n";

@@ -55,58 +55,86 @@ int hostfileSlots(const std::string& path, const std::string& spec)
 
 }  // namespace
 
+int Topology::shardCount() const
+{
+    switch (kind) {
+        case Kind::Host:
+        case Kind::Shards: return hostShards;
+        case Kind::Cuda: return static_cast<int>(gpus.size());
+        case Kind::Pool: return ranks;
+    }
+    return 0;
+}
+
+std::string Topology::shardBackend(int shard) const
+{
+    if (kind == Kind::Cuda) return "cuda:" + std::to_string(gpus.at(static_cast<std::size_t>(shard)));
+    return kind == Kind::Pool && rankGpus ? "cuda" : "host";
+}
+
 Topology parseTopology(const std::string& spec)
 {
     constexpr int kMaxShards = 1024;
     Topology topology;
-    topology.spec = spec;
     if (spec == "host") {
-        topology.shards = {"host"};
+        topology.kind = Topology::Kind::Host;
     } else if (spec.rfind("shards:", 0) == 0) {
-        const int n = parseCount(spec.substr(7), spec, kMaxShards);
-        if (n < 1) throw UsageError("bad topology '" + spec + "': at least one shard is needed");
-        topology.shards.assign(static_cast<std::size_t>(n), "host");
+        topology.kind = Topology::Kind::Shards;
+        topology.hostShards = parseCount(spec.substr(7), spec, kMaxShards);
+        if (topology.hostShards < 1) throw UsageError("bad topology '" + spec + "': at least one shard is needed");
     } else if (spec == "cuda") {
-        topology.spec = "cuda:0";
-        topology.shards = {"cuda:0"};
+        topology.kind = Topology::Kind::Cuda;
+        topology.gpus = {0};
     } else if (spec.rfind("cuda:", 0) == 0) {
-        std::string list = spec.substr(5);
+        topology.kind = Topology::Kind::Cuda;
+        const std::string list = spec.substr(5);
         std::size_t start = 0;
         while (start <= list.size()) {
             const std::size_t comma = list.find(',', start);
             const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            const int device = parseCount(item, spec, kMaxShards);
             // A GPU may be listed more than once: several shards on one device, which
             // is how a one-GPU machine exercises the multi-shard path.
-            topology.shards.push_back("cuda:" + std::to_string(device));
+            topology.gpus.push_back(parseCount(item, spec, kMaxShards));
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
-        topology.spec = "cuda:";
-        for (std::size_t i = 0; i < topology.shards.size(); ++i)
-            topology.spec += (i ? "," : "") + topology.shards[i].substr(5);
     } else if (spec.rfind("pool:", 0) == 0) {
+        topology.kind = Topology::Kind::Pool;
         std::string rest = spec.substr(5);
-        std::string rankBackend = "host";
         for (const char* backend : {"host", "cuda"}) {
             const std::string suffix = std::string(":") + backend;
             if (rest.size() > suffix.size() && rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
-                rankBackend = backend;
+                topology.rankGpus = std::string(backend) == "cuda";
                 rest.erase(rest.size() - suffix.size());
             }
         }
         if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");
         const bool count = rest.find_first_not_of("0123456789") == std::string::npos;
-        const int ranks = count ? parseCount(rest, spec, kMaxShards) : hostfileSlots(rest, spec);
-        if (ranks < 1) throw UsageError("bad topology '" + spec + "': at least one rank is needed");
-        if (ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
-        topology.pool = true;
+        topology.ranks = count ? parseCount(rest, spec, kMaxShards) : hostfileSlots(rest, spec);
+        if (topology.ranks < 1) throw UsageError("bad topology '" + spec + "': at least one rank is needed");
+        if (topology.ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
         if (!count) topology.hostfile = rest;
-        topology.shards.assign(static_cast<std::size_t>(ranks), rankBackend);
     } else {
         throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda, cuda:0,1,..., pool:N or pool:HOSTFILE, optionally with :cuda)");
     }
     return topology;
+}
+
+std::string toString(const Topology& topology)
+{
+    switch (topology.kind) {
+        case Topology::Kind::Host: return "host";
+        case Topology::Kind::Shards: return "shards:" + std::to_string(topology.hostShards);
+        case Topology::Kind::Cuda: {
+            std::string spelling = "cuda:";
+            for (std::size_t i = 0; i < topology.gpus.size(); ++i) spelling += (i ? "," : "") + std::to_string(topology.gpus[i]);
+            return spelling;
+        }
+        case Topology::Kind::Pool:
+            return "pool:" + (topology.hostfile.empty() ? std::to_string(topology.ranks) : topology.hostfile) +
+                   (topology.rankGpus ? ":cuda" : "");
+    }
+    return "host";
 }
 
 }  // namespace clusterdesk

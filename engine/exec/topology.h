@@ -1,9 +1,13 @@
-// Where a run executes: `host` (one shard, all threads), `shards:N` (N host shards in
-// threads, joined by the local communicator), `cuda` / `cuda:0,1,...` (one shard per
-// listed GPU, joined by NCCL when the GPUs are distinct and NCCL is usable, else by the
-// local communicator; `cuda:0,0` puts two shards on GPU 0), `pool:N` / `pool:HOSTFILE`
-// (MPI ranks, see pool_launcher.h), optionally ending in `:cuda` (every rank on a GPU of
-// its node, the ranks joined by NCCL bootstrapped through MPI) or `:host` (the default).
+// Where a run executes, as a typed value; the CLI spelling is parsed and written only
+// at the edges (parseTopology, toString):
+//   host            one shard, all threads
+//   shards:N        N host shards in threads, joined by the local communicator
+//   cuda, cuda:0,1  one shard per listed GPU, joined by NCCL when the GPUs are distinct
+//                   and NCCL is usable, else by the local communicator (cuda:0,0 puts
+//                   two shards on GPU 0)
+//   pool:N, pool:HOSTFILE  MPI ranks (see pool_launcher.h), optionally ending in :cuda
+//                   (every rank on a GPU of its node, joined by NCCL bootstrapped
+//                   through MPI) or :host (the default)
 #pragma once
 
 #include <string>
@@ -12,15 +16,29 @@
 namespace clusterdesk {
 
 struct Topology {
-    std::string spec;                  // as the user wrote it, normalised
-    std::vector<std::string> shards;   // backend name per shard: "host", "cuda:0", ...
-    // pool:N (N local MPI ranks) or pool:HOSTFILE (an OpenMPI hostfile; one rank per
-    // slot): processes launched with mpirun, one host shard per rank.
-    bool pool = false;
-    std::string hostfile;              // empty for pool:N
+    enum class Kind { Host, Shards, Cuda, Pool };
+    Kind kind = Kind::Host;
+    int hostShards = 1;     // Host: 1; Shards: N
+    std::vector<int> gpus;  // Cuda: the device of each shard, in shard order (a device may repeat)
+    int ranks = 0;          // Pool: MPI ranks (N, or the hostfile's slots)
+    std::string hostfile;   // Pool: an OpenMPI hostfile; empty for N ranks on this machine
+    bool rankGpus = false;  // Pool: every rank on a GPU of its node
+
+    bool isPool() const { return kind == Kind::Pool; }
+    // Shards (threads or ranks) the rows are split over.
+    int shardCount() const;
+    // The backend shard `shard` runs on: "host" or "cuda:N"; a pool rank's is "host"
+    // or "cuda" (its node picks the GPU).
+    std::string shardBackend(int shard) const;
+    // Whether the shards run on GPUs.
+    bool onGpus() const { return kind == Kind::Cuda || (kind == Kind::Pool && rankGpus); }
+
+    bool operator==(const Topology&) const = default;
 };
 
-// Throws UsageError naming what is wrong with the spec.
+// Throws UsageError naming what is wrong with the spelling (or the hostfile).
 Topology parseTopology(const std::string& spec);
+// The normalised spelling: parseTopology(toString(t)) == t.
+std::string toString(const Topology& topology);
 
 }  // namespace clusterdesk

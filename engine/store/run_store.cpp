@@ -7,7 +7,7 @@
 #include "run_codec.h"
 #include "schema.h"
 #include "engine/core/sha256.h"
-#include "engine/exec/rank_timing_json.h"
+#include "engine/cluster/cluster_codec.h"
 #include "sqlite_db.h"
 
 #include <nlohmann/json.hpp>
@@ -106,9 +106,7 @@ RunInfo readRunInfo(const Statement& row)
     RunInfo info;
     info.id = row.text(0);
     info.datasetHash = row.text(1);
-    info.datasetSource = row.text(2);
-    info.demo = row.text(3) == "demo";
-    info.loadOptions = row.text(4);
+    info.dataSource = sourceSpecFromColumns({row.text(2), row.text(3), row.text(4)});
     info.algorithm = row.text(5);
     info.paramsJson = row.text(6);
     info.mode = row.text(7);
@@ -255,14 +253,13 @@ std::string RunStore::beginRun(const NewRun& run)
     Statement dataset(*m_db, "INSERT OR IGNORE INTO datasets(hash, source, source_kind, load_options, layout, rows, cols, first_seen) "
                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     const DatasetInfo& d = run.dataset;
-    const char* sourceKind = d.demo ? "demo" : "file";
-    const std::string loadOptions = d.loadOptions.empty() ? "{}" : d.loadOptions;
-    dataset.bindAll(d.hash, d.source, sourceKind, loadOptions, d.layout, d.rows, d.cols, now).run();
+    const SourceColumns source = toColumns(d.spec);
+    dataset.bindAll(d.hash, source.location, source.kind, source.options, d.layout, d.rows, d.cols, now).run();
     Statement insert(*m_db,
                      "INSERT INTO runs(id, dataset_hash, source, source_kind, load_options, algorithm, params, mode, precision, seed, "
                      "topology, threads, engine_version, git_commit, host, started_at, status, metrics, owner_pid, owner_token) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 'running', '{}', ?17, ?18)");
-    insert.bindAll(id, d.hash, d.source, sourceKind, loadOptions, toString(p.algorithm), paramsToJson(p), kernels::toString(p.mode),
+    insert.bindAll(id, d.hash, source.location, source.kind, source.options, toString(p.algorithm), paramsToJson(p), kernels::toString(p.mode),
                    kernels::toString(p.precision), std::to_string(p.seed), run.topology, run.threads, CLUSTERDESK_VERSION,
                    CLUSTERDESK_GIT_COMMIT, owner.host, now, owner.pid, owner.token)
         .run();
@@ -310,7 +307,7 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     for (std::size_t i = 0; i < outcome.iterations.size(); ++i) {
         const IterationStats& s = outcome.iterations[i];
         iteration.bindAll(id, static_cast<std::int64_t>(i), s.iteration, s.round, s.k, s.inertia, s.assignMs, s.updateMs, s.reduceMs,
-                          s.rowsSearched, nlohmann::json(s.sizes).dump(), s.event, rankTimingsToJson(s.ranks).dump());
+                          s.rowsSearched, nlohmann::json(s.sizes).dump(), s.event, codec::toJson(s.ranks).dump());
         if (s.event.empty()) iteration.bindNull(12);
         if (s.ranks.empty()) iteration.bindNull(13);
         iteration.run();
@@ -401,8 +398,8 @@ RunRecord RunStore::loadRun(const std::string& id) const
         Statement dataset(*m_db, "SELECT hash, source, source_kind, load_options, layout, rows, cols, first_seen FROM datasets WHERE hash = ?1");
         dataset.bindAll(record.info.datasetHash);
         if (dataset.step())
-            record.dataset = {dataset.text(0), dataset.text(1), dataset.text(2) == "demo", dataset.text(3), dataset.text(4),
-                              dataset.integer(5), dataset.integer(6), dataset.text(7)};
+            record.dataset = {dataset.text(0), sourceSpecFromColumns({dataset.text(1), dataset.text(2), dataset.text(3)}),
+                              dataset.text(4), dataset.integer(5), dataset.integer(6), dataset.text(7)};
     }
     Statement iterations(*m_db, "SELECT iteration, round, k, inertia, assign_ms, update_ms, reduce_ms, rows_searched, sizes, event, ranks "
                                 "FROM iterations WHERE run_id = ?1 ORDER BY seq");
@@ -422,7 +419,11 @@ RunRecord RunStore::loadRun(const std::string& id) const
         s.event = iterations.text(9);
         if (!iterations.isNull(10)) {
             const nlohmann::json ranks = nlohmann::json::parse(iterations.text(10), nullptr, false);
-            if (ranks.is_array()) s.ranks = rankTimingsFromJson(ranks);
+            try {
+                if (ranks.is_array()) s.ranks = codec::rankTimingsFromJson(ranks);
+            } catch (const CodecError& e) {
+                throw StoreError("run " + id + " iteration " + std::to_string(s.iteration) + ": per-rank timings: " + e.what());
+            }
         }
         record.iterations.push_back(std::move(s));
     }

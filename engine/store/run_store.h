@@ -24,6 +24,7 @@
 #pragma once
 
 #include "engine/cluster/params.h"
+#include "engine/data/source_spec.h"
 #include "store_error.h"
 
 #include <cstdint>
@@ -41,13 +42,11 @@ std::optional<RunStatus> parseRunStatus(const std::string& text);
 
 inline constexpr const char* kInterrupted = "interrupted";  // failure reason of a run whose process died
 
-// A dataset is identified by its content hash; source and loadOptions say where it was
-// first seen (each run also records what it read itself, see RunInfo).
+// A dataset is identified by its content hash; spec says where it was first seen
+// (each run also records what it read itself, see RunInfo).
 struct DatasetInfo {
     std::string hash;         // Dataset::contentHash()
-    std::string source;       // file path, or the canonical demo spec
-    bool demo = false;        // source is a demo spec (else a file path)
-    std::string loadOptions;  // JSON (run_codec.h): how a file was loaded, "{}" for demos
+    SourceSpec spec;          // the source, its file or demo spec, every option
     std::string layout;       // "matrix", "prices", "ticks"
     std::int64_t rows = 0;
     std::int64_t cols = 0;
@@ -76,9 +75,7 @@ struct TelemetrySample {
 struct RunInfo {
     std::string id;                   // uuid
     std::string datasetHash;
-    std::string datasetSource;        // what this run read: a file path or a demo spec
-    bool demo = false;                // datasetSource is a demo spec
-    std::string loadOptions;          // JSON (run_codec.h), how a file was loaded
+    SourceSpec dataSource;            // what this run read: the source, its file or demo spec, every option
     std::string algorithm;
     std::string paramsJson;           // every KMeansParams field (run_codec.h)
     std::string mode, precision, seed, topology;

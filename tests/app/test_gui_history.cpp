@@ -85,7 +85,7 @@ private slots:
         QCOMPARE(record.k, outcome->k);
         QCOMPARE(int(record.iterations.size()), outcome->iterations);
         QCOMPARE(record.labels.size(), std::size_t(3000));
-        QVERIFY(record.info.demo);
+        QVERIFY(isGenerated(record.info.dataSource));
         QCOMPARE(record.dataset.rows, 3000);
     }
 
@@ -215,10 +215,10 @@ private slots:
         QVERIFY(ready.wait(30000));
         QVERIFY(waitRefreshed([&] { QVERIFY(test::runToEnd(*m_station)); }));
         const std::vector<store::RunInfo> listed = store::RunStore(m_db.toStdString()).listRuns();
-        const auto onFile = std::find_if(listed.begin(), listed.end(), [](const store::RunInfo& r) { return !r.demo; });
+        const auto onFile = std::find_if(listed.begin(), listed.end(), [](const store::RunInfo& r) { return !isGenerated(r.dataSource); });
         QVERIFY(onFile != listed.end());
         const store::RunInfo run = *onFile;
-        QCOMPARE(QString::fromStdString(run.datasetSource), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(QString::fromStdString(run.dataSource.location), QFileInfo(path).absoluteFilePath());
 
         QVERIFY(writePoints(path, 2.0));
         // The window's own copy of the old content would still do: replace it.

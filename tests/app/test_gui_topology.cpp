@@ -168,7 +168,7 @@ private slots:
         // GPU ranks: the same pool, every rank on a GPU of its node; the choice is kept too.
         editor.setGpuRanks(true);
         QCOMPARE(editor.topologySpec(error), "pool:" + dir.filePath("again.hostfile") + ":cuda");
-        QCOMPARE(parseTopology(editor.topologySpec(error).toStdString()).shards.front(), std::string("cuda"));
+        QCOMPARE(parseTopology(editor.topologySpec(error).toStdString()).shardBackend(0), std::string("cuda"));
         QVERIFY(ui::PoolEditor().findChild<QCheckBox*>("poolGpuRanks")->isChecked());
         editor.setGpuRanks(false);
 

@@ -1,4 +1,5 @@
-// What the run store reads back from its file: parameters and load options as JSON,
+// What the run store reads back from its file: parameters and data sources as JSON
+// (this release's and the older load options),
 // and compressed artifacts (labels, centroids). A store edited by hand or damaged on
 // disk must give errors, never crash the program that opens it.
 #include "fuzz_support.h"
@@ -13,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace clusterdesk;
     const std::string text(reinterpret_cast<const char*>(data), size);
     fuzz::expectCleanErrors([&] { store::paramsFromJson(text); });
-    fuzz::expectCleanErrors([&] { store::loadOptionsFromJson(text); });
+    fuzz::expectCleanErrors([&] { store::sourceSpecFromColumns({"/data/x.csv", "file", text}); });
+    fuzz::expectCleanErrors([&] { store::sourceSpecFromColumns({"market", "demo", text}); });
     const std::vector<unsigned char> bytes(data, data + size);
     // The expected size comes from the input too: short, exact and long inflations.
     const std::size_t expected = size > 0 ? std::size_t(data[0]) * 61 : 0;

@@ -74,7 +74,7 @@ private slots:
         QVERIFY(std::memcmp(gpu.result.centroids.data(), host.result.centroids.data(),
                             host.result.centroids.size() * sizeof(float)) == 0);
         QCOMPARE(gpu.result.inertia, host.result.inertia);
-        QCOMPARE(gpu.result.history.front().ranks.size(), parseTopology(topology.toStdString()).shards.size());
+        QCOMPARE(gpu.result.history.front().ranks.size(), static_cast<std::size_t>(parseTopology(topology.toStdString()).shardCount()));
     }
 
     void fastRunAgreesWithHost_data()

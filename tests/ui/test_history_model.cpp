@@ -20,8 +20,7 @@ store::RunInfo run(const std::string& id, const std::string& algorithm, store::R
     r.status = status;
     r.metricsJson = metrics;
     r.energyJ = energy;
-    r.datasetSource = "blobs:n=100";
-    r.demo = true;
+    r.dataSource = {"demo", "blobs:n=100", {}};
     r.startedAt = "2026-12-02T12:00:0" + id.substr(0, 1) + "Z";
     return r;
 }

@@ -73,7 +73,7 @@ void CompareDialog::showRuns(const store::RunInfo& a, const store::RunInfo& b, s
     auto add = [&](const QString& title, const auto& field) { rows.push_back({title, field(a), field(b)}); };
     add(tr("Run"), [](const store::RunInfo& r) { return text(r.id); });
     add(tr("Status"), [](const store::RunInfo& r) { return text(store::toString(r.status)); });
-    add(tr("Dataset"), [](const store::RunInfo& r) { return text(r.datasetSource); });
+    add(tr("Dataset"), [](const store::RunInfo& r) { return text(r.dataSource.location); });
     add(tr("Dataset hash"), [](const store::RunInfo& r) { return text(r.datasetHash).left(16); });
     add(tr("Algorithm"), [](const store::RunInfo& r) { return text(r.algorithm); });
     add(tr("Mode"), [](const store::RunInfo& r) { return text(r.mode); });

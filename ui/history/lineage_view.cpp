@@ -56,7 +56,7 @@ void LineageView::showRun(const store::RunInfo& run, const std::vector<store::Li
     root->setToolTip(0, QString::fromStdString(run.id));
     addTopLevelItem(root);
 
-    auto* dataset = new QTreeWidgetItem(root, {tr("dataset %1").arg(QString::fromStdString(run.datasetSource)), tr("input"),
+    auto* dataset = new QTreeWidgetItem(root, {tr("dataset %1").arg(QString::fromStdString(run.dataSource.location)), tr("input"),
                                                QString::fromStdString(run.datasetHash).left(12)});
     dataset->setToolTip(0, QString::fromStdString(run.datasetHash));
 

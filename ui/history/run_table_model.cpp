@@ -1,5 +1,7 @@
 #include "run_table_model.h"
 
+#include "engine/data/source_spec.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -27,8 +29,8 @@ QString shortText(const std::string& text, int length)
 // A file by its name (the full path is in the tooltip), a demo by its spec.
 QString datasetLabel(const store::RunInfo& run)
 {
-    const QString source = QString::fromStdString(run.datasetSource);
-    return run.demo ? source : QFileInfo(source).fileName();
+    const QString source = QString::fromStdString(run.dataSource.location);
+    return isGenerated(run.dataSource) ? source : QFileInfo(source).fileName();
 }
 
 QColor statusColor(store::RunStatus status)
@@ -143,7 +145,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
                    ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
                    : QVariant();
     case Qt::ToolTipRole:
-        if (index.column() == Dataset) return QString::fromStdString(run.datasetSource + "\n" + run.datasetHash);
+        if (index.column() == Dataset) return QString::fromStdString(run.dataSource.location + "\n" + run.datasetHash);
         if (index.column() == Status && !run.failure.empty()) return QString::fromStdString(run.failure);
         if (index.column() == Run) return QString::fromStdString(run.id);
         return {};

@@ -5,7 +5,7 @@
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/data/demo.h"
-#include "engine/data/load.h"
+#include "engine/data/open_source.h"
 #include "engine/exec/pool_launcher.h"
 #include "engine/exec/run_clustering.h"
 #include "test_hooks_guard.h"
@@ -191,16 +191,16 @@ private slots:
     void parsesPoolTopologies()
     {
         const Topology local = parseTopology("pool:3");
-        QVERIFY(local.pool);
-        QCOMPARE(local.shards.size(), std::size_t{3});
+        QVERIFY(local.isPool());
+        QCOMPARE(local.ranks, 3);
         QVERIFY(local.hostfile.empty());
         QTemporaryDir dir;
         const std::string hostfile = dir.filePath("hosts").toStdString();
         std::ofstream(hostfile) << "# nodes\nlocalhost slots=2\nlocalhost slots=3 max_slots=4\n\n";
         const Topology file = parseTopology("pool:" + hostfile);
-        QVERIFY(file.pool);
+        QVERIFY(file.isPool());
         QCOMPARE(file.hostfile, hostfile);
-        QCOMPARE(file.shards.size(), std::size_t{5});
+        QCOMPARE(file.ranks, 5);
         QVERIFY_THROWS_EXCEPTION(UsageError, parseTopology("pool:0"));
         QVERIFY_THROWS_EXCEPTION(UsageError, parseTopology("pool:/no/such/hostfile"));
     }
@@ -271,7 +271,7 @@ private slots:
             for (std::int64_t i = 0; i < demo.rows; ++i)
                 out << demo.row(i)[0] << ',' << demo.row(i)[1] << ',' << demo.row(i)[2] << '\n';
         }
-        const Dataset data = loadDataset(path);
+        const Dataset data = openSource(describeFile(path));
         KMeansParams params;
         params.k = 4;
         params.mode = kernels::Mode::Exact;
@@ -291,7 +291,7 @@ private slots:
         // and 4 MPI ranks.
         for (const char* spec : {"shards:4", "pool:2", "pool:3", "pool:4"}) {
             const Topology topology = parseTopology(spec);
-            const RunReport other = topology.pool ? runPool(data, params, topology, 2, {}, workerOptions())
+            const RunReport other = topology.isPool() ? runPool(data, params, topology, 2, {}, workerOptions())
                                                   : runClustering(data, params, topology, 2);
             const double ari = adjustedRandIndex(other.result.labels, host.result.labels);
             qInfo("fast mode, %s vs host: ARI %.6f", spec, ari);
@@ -487,7 +487,7 @@ private slots:
         const std::string path = dir.filePath("m.csv").toStdString();
         std::ofstream(path) << "1,2\n3,4\n5,6\n7,8\n";
         Dataset data = makeDemo("blobs:n=40,d=2,k=2");
-        data.source = path;  // the ranks load the file: different numbers, different hash
+        data.spec = describeFile(path);  // the ranks open the file: different numbers, different hash
         KMeansParams params;
         params.k = 2;
         try {

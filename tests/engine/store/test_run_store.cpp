@@ -64,7 +64,7 @@ QString queryText(const QString& path, const char* sql)
 NewRun newRun(const std::string& source = "blobs:n=6,d=2,k=2,seed=7,spread=1")
 {
     NewRun run;
-    run.dataset = {std::string(64, 'a'), source, true, "{}", "matrix", 6, 2, ""};
+    run.dataset = {std::string(64, 'a'), {"demo", source, {}}, "matrix", 6, 2, ""};
     run.params.k = 2;
     run.params.mode = kernels::Mode::Exact;
     run.params.seed = 18446744073709551615ull;  // the largest seed survives the round trip
@@ -161,7 +161,7 @@ private slots:
         QCOMPARE(runs[2].failure, std::string(kInterrupted));
 
         const RunRecord first = runStore.loadRun("11111111-1111-4111-8111-111111111111");
-        QCOMPARE(first.info.datasetSource, "blobs:n=4,d=2,k=2,seed=7,spread=1" + kInjection);
+        QCOMPARE(first.info.dataSource.location, "blobs:n=4,d=2,k=2,seed=7,spread=1" + kInjection);
         QCOMPARE(first.labels, (std::vector<std::int32_t>{0, 1, 1, 0}));
         QCOMPARE(first.centroids, (std::vector<float>{0.5f, 1.0f, 5.0f, 5.5f}));
         QCOMPARE(first.iterations.size(), std::size_t(2));
@@ -390,7 +390,7 @@ private slots:
         filter.text = kInjection;
         const auto found = runStore.listRuns(filter);
         QCOMPARE(found.size(), std::size_t(1));
-        QCOMPARE(found[0].datasetSource, "/data/prices" + kInjection + ".csv");
+        QCOMPARE(found[0].dataSource.location, "/data/prices" + kInjection + ".csv");
         QVERIFY_THROWS_EXCEPTION(UsageError, runStore.resolveId(kInjection));
         QVERIFY_THROWS_EXCEPTION(UsageError, runStore.loadRun(kInjection));
         QCOMPARE(queryText(path, "SELECT count(*) FROM runs"), QString("1"));
@@ -748,7 +748,7 @@ private slots:
         }
         RunStore again(path.toStdString());  // opening re-reads the chain's tail
         QCOMPARE(again.listRuns().size(), std::size_t(1));
-        QCOMPARE(again.listRuns()[0].datasetSource, latin1Path);
+        QCOMPARE(again.listRuns()[0].dataSource.location, latin1Path);
         const VerifyReport report = again.verify();
         QVERIFY2(report.ok, report.problem.c_str());
     }

@@ -1,16 +1,15 @@
-#include "run_recording.h"
-
-#include "run_codec.h"
+#include "run_record.h"
 
 #include "engine/core/error.h"
-#include "engine/data/demo.h"
-#include "engine/data/load.h"
+#include "engine/data/open_source.h"
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 
-namespace clusterdesk::store {
+namespace clusterdesk::session {
+
+using store::RunOutcome;
+using store::TelemetrySample;
 namespace {
 
 // The summary's measures of the result; what the run row holds in its own columns
@@ -38,17 +37,17 @@ std::vector<TelemetrySample> telemetry(const PowerSampler& power, const PowerSum
 
 }  // namespace
 
-DatasetInfo datasetInfoFor(const Dataset& data, const std::string& source, bool demo, const std::string& loadOptionsJson)
+store::DatasetInfo datasetInfoFor(const Dataset& data)
 {
-    const std::string where = demo ? source : std::filesystem::absolute(source).lexically_normal().string();
-    return {data.contentHash(), where, demo, demo ? "{}" : loadOptionsJson, toString(data.layout), data.rows, data.cols, ""};
+    if (data.spec.source.empty()) throw UsageError("the dataset from " + data.source + " does not say how it was opened, so it cannot be recorded");
+    return {data.contentHash(), data.spec, toString(data.layout), data.rows, data.cols, ""};
 }
 
 RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSampler& power)
 {
     const ClusterResult& result = summary.report.result;
     RunOutcome outcome;
-    outcome.status = result.cancelled ? RunStatus::Cancelled : RunStatus::Ok;
+    outcome.status = result.cancelled ? store::RunStatus::Cancelled : store::RunStatus::Ok;
     if (result.cancelled) outcome.failure = "cancelled by the user after iteration " + std::to_string(result.iterations);
     outcome.backend = summary.report.backend;
     outcome.devices = summary.report.devices;
@@ -66,15 +65,21 @@ RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSampler& p
     return outcome;
 }
 
-Dataset loadRecordedDataset(const RunInfo& run)
+SourceSpec reopenableSpec(const SourceSpec& recorded)
 {
-    Dataset data = run.demo ? makeDemo(run.datasetSource) : loadDataset(run.datasetSource, loadOptionsFromJson(run.loadOptions));
+    return recorded.source.empty() ? describeFile(recorded.location, "", recorded.options) : recorded;
+}
+
+Dataset openRecordedDataset(const store::RunInfo& run)
+{
+    const SourceSpec& recorded = run.dataSource;
+    Dataset data = openSource(reopenableSpec(recorded));
     const std::string hash = data.contentHash();
     if (hash != run.datasetHash)
-        throw DataError(run.datasetSource, 0, 0,
+        throw DataError(recorded.location, 0, 0,
                         "the data changed since run " + run.id.substr(0, 8) + " read it (content hash " + hash.substr(0, 12) +
                             ", recorded " + run.datasetHash.substr(0, 12) + ")");
     return data;
 }
 
-}  // namespace clusterdesk::store
+}  // namespace clusterdesk::session

@@ -1,0 +1,153 @@
+#include "cluster_codec.h"
+
+#include "engine/core/error.h"
+
+#include <initializer_list>
+
+namespace clusterdesk::codec {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+T field(const json& j, const char* key)
+{
+    try {
+        return j.at(key).get<T>();
+    } catch (const json::exception& e) {
+        throw CodecError(std::string("field '") + key + "': " + e.what());
+    }
+}
+
+template <class Enum>
+Enum enumField(const json& j, const char* key, std::initializer_list<Enum> values)
+{
+    const std::string text = field<std::string>(j, key);
+    std::string known;
+    for (Enum value : values) {
+        using clusterdesk::toString;
+        using kernels::toString;
+        if (toString(value) == text) return value;
+        known += (known.empty() ? "" : ", ") + toString(value);
+    }
+    throw CodecError(std::string("field '") + key + "' has an unknown value '" + text + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+json parseJson(const std::string& text, const std::string& what)
+{
+    try {
+        return json::parse(text);
+    } catch (const json::exception& e) {
+        throw CodecError(what + " are not valid JSON: " + e.what());
+    }
+}
+
+json toJson(const KMeansParams& p)
+{
+    return {{"algorithm", toString(p.algorithm)},
+            {"k", p.k},
+            {"k0", p.k0},
+            {"kmax", p.kMax},
+            {"merge", p.merge},
+            {"init", toString(p.init)},
+            {"max_iterations", p.maxIterations},
+            {"tolerance", p.tolerance},
+            {"seed", p.seed},
+            {"mode", kernels::toString(p.mode)},
+            {"precision", kernels::toString(p.precision)},
+            {"parallel_rounds", p.parallelRounds},
+            {"oversampling", p.oversampling},
+            {"split_iterations", p.splitIterations},
+            {"max_rounds", p.maxRounds}};
+}
+
+KMeansParams paramsFromJson(const json& j)
+{
+    KMeansParams p;
+    p.algorithm = enumField(j, "algorithm", {Algorithm::KMeans, Algorithm::AdaptGrow});
+    p.k = field<int>(j, "k");
+    p.k0 = field<int>(j, "k0");
+    p.kMax = field<int>(j, "kmax");
+    p.merge = field<bool>(j, "merge");
+    p.init = enumField(j, "init", {InitMethod::KMeansPlusPlus, InitMethod::KMeansParallel, InitMethod::Given});
+    p.maxIterations = field<int>(j, "max_iterations");
+    p.tolerance = field<double>(j, "tolerance");
+    p.seed = field<std::uint64_t>(j, "seed");
+    p.mode = enumField(j, "mode", {kernels::Mode::Fast, kernels::Mode::Exact});
+    p.precision = enumField(j, "precision", {kernels::Precision::FP32, kernels::Precision::TF32, kernels::Precision::BF16});
+    p.parallelRounds = field<int>(j, "parallel_rounds");
+    p.oversampling = field<double>(j, "oversampling");
+    p.splitIterations = field<int>(j, "split_iterations");
+    p.maxRounds = field<int>(j, "max_rounds");
+    return p;
+}
+
+json toJson(const std::vector<RankTiming>& ranks)
+{
+    json out = json::array();
+    for (const RankTiming& r : ranks) out.push_back({{"assign_ms", r.assignMs}, {"update_ms", r.updateMs}, {"reduce_ms", r.reduceMs}});
+    return out;
+}
+
+std::vector<RankTiming> rankTimingsFromJson(const json& j)
+{
+    if (!j.is_array()) throw CodecError("per-rank timings must be an array");
+    std::vector<RankTiming> ranks;
+    for (const json& r : j) ranks.push_back({field<double>(r, "assign_ms"), field<double>(r, "update_ms"), field<double>(r, "reduce_ms")});
+    return ranks;
+}
+
+json toJson(const IterationStats& s)
+{
+    return {{"iteration", s.iteration},   {"round", s.round},       {"k", s.k},
+            {"inertia", s.inertia},       {"sizes", s.sizes},       {"assign_ms", s.assignMs},
+            {"update_ms", s.updateMs},    {"reduce_ms", s.reduceMs}, {"rows_searched", s.rowsSearched},
+            {"event", s.event},           {"ranks", toJson(s.ranks)}};
+}
+
+IterationStats iterationFromJson(const json& j)
+{
+    IterationStats s;
+    s.iteration = field<int>(j, "iteration");
+    s.round = field<int>(j, "round");
+    s.k = field<int>(j, "k");
+    s.inertia = field<double>(j, "inertia");
+    s.sizes = field<std::vector<std::int64_t>>(j, "sizes");
+    s.assignMs = field<double>(j, "assign_ms");
+    s.updateMs = field<double>(j, "update_ms");
+    s.reduceMs = field<double>(j, "reduce_ms");
+    s.rowsSearched = field<std::int64_t>(j, "rows_searched");
+    s.event = field<std::string>(j, "event");
+    s.ranks = rankTimingsFromJson(j.at("ranks"));
+    return s;
+}
+
+json toJson(const ClusterResult& r)
+{
+    return {{"k", r.k},           {"cols", r.cols},           {"iterations", r.iterations}, {"inertia", r.inertia},
+            {"converged", r.converged}, {"cancelled", r.cancelled}, {"init_ms", r.initMs},  {"sizes", r.sizes},
+            {"labels", r.labels}, {"centroids", r.centroids}};
+}
+
+ClusterResult resultFromJson(const json& j)
+{
+    ClusterResult r;
+    r.k = field<int>(j, "k");
+    r.cols = field<std::int64_t>(j, "cols");
+    r.iterations = field<int>(j, "iterations");
+    r.inertia = field<double>(j, "inertia");
+    r.converged = field<bool>(j, "converged");
+    r.cancelled = field<bool>(j, "cancelled");
+    r.initMs = field<double>(j, "init_ms");
+    r.sizes = field<std::vector<std::int64_t>>(j, "sizes");
+    r.labels = field<std::vector<std::int32_t>>(j, "labels");
+    r.centroids = field<std::vector<float>>(j, "centroids");
+    if (r.centroids.size() != static_cast<std::size_t>(r.k) * static_cast<std::size_t>(r.cols))
+        throw CodecError("field 'centroids' holds " + std::to_string(r.centroids.size()) + " values, not k x cols = " +
+                         std::to_string(r.k) + " x " + std::to_string(r.cols));
+    return r;
+}
+
+}  // namespace clusterdesk::codec

@@ -1,0 +1,30 @@
+// What a run leaves in the store, the same from every front end: the dataset row
+// (from the data's SourceSpec), the outcome of a finished run (metrics, iteration
+// stats, telemetry, labels, centroids), and the dataset a recorded run read, reopened
+// for a re-run or a view only when its content hash still matches.
+#pragma once
+
+#include "engine/data/dataset.h"
+#include "engine/exec/run_summary.h"
+#include "engine/store/run_store.h"
+#include "engine/telemetry/power_sampler.h"
+
+namespace clusterdesk::session {
+
+// UsageError when the data was not opened from a source (data.spec empty).
+store::DatasetInfo datasetInfoFor(const Dataset& data);
+
+// Everything a run that ended (ok, or cancelled between iterations) produced.
+// power: the sampler that ran alongside it (its samples become the telemetry rows).
+store::RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSampler& power);
+
+// The recorded source, ready to open: records from before sources were described name
+// no source when the layout was sniffed, so it is chosen from the file again.
+SourceSpec reopenableSpec(const SourceSpec& recorded);
+
+// The dataset a recorded run read, reopened from its recorded source. Throws DataError
+// saying why when the content hash differs from the recorded one (the file changed),
+// and whatever opening throws otherwise.
+Dataset openRecordedDataset(const store::RunInfo& run);
+
+}  // namespace clusterdesk::session
