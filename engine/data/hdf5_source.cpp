@@ -181,8 +181,6 @@ public:
         return readStrings(d.id(), name, static_cast<std::size_t>(shape->dims[0]));
     }
 
-    const std::string& path() const { return m_path; }
-
 private:
     static hid_t open(const std::string& path)
     {
