@@ -23,6 +23,9 @@ struct SourceOption {
     // Checks a value given as text and returns its canonical text (the one spelling
     // the spec records); throws UsageError naming the option and the value.
     std::function<std::string(const std::string& value)> canonical;
+    // The command line's own flag for it ("--window"), if it has one; otherwise it is
+    // given as --option name=value. Messages spell it the way the user would type it.
+    std::string flag = {};
 };
 
 // Fraction done in [0,1]; returning false cancels the load (Cancelled is thrown).

@@ -155,7 +155,8 @@ public:
             list += (list.empty() ? "" : ", ") + name;
         if (candidates.empty())
             fail("", "no 2-D numeric dataset in the file (datasets: " + (list.empty() ? "none" : list) + ")");
-        fail("", "several 2-D numeric datasets (" + list + "): choose one with --dataset");
+        fail("", "several 2-D numeric datasets (" + list +
+                         "): choose one with the dataset option (--option dataset=PATH)");
     }
 
     hid_t openDataset(const std::string& name) const

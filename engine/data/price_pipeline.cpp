@@ -47,8 +47,9 @@ std::vector<SourceOption> priceSourceOptions()
 {
     const PriceOptions defaults;
     constexpr std::int64_t kMaxPeriods = std::numeric_limits<std::int32_t>::max();
-    return {integerOption("window", "a return window", defaults.returnWindow, 0, kMaxPeriods),
-            integerOption("max_forward_fill", "a forward-fill limit", defaults.maxForwardFill, 0, kMaxPeriods),
+    SourceOption window = integerOption("window", "a return window", defaults.returnWindow, 0, kMaxPeriods);
+    window.flag = "--window";
+    return {window, integerOption("max_forward_fill", "a forward-fill limit", defaults.maxForwardFill, 0, kMaxPeriods),
             realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0)};
 }
 

@@ -76,12 +76,13 @@ SourceOptions completeOptions(const DataSource& source, const SourceOptions& giv
         for (const SourceOption& option : declared) taken = taken || option.name == name;
         if (taken) continue;
         // Name the sources that do take it, so the message says where it belongs.
-        std::string description;
+        std::string description, spelled;
         std::vector<std::string> takers;
         for (const auto& other : dataSources()) {
             for (const SourceOption& option : other->options()) {
                 if (option.name != name) continue;
                 description = option.description;
+                spelled = option.flag.empty() ? "--option " + name + "=" + value : option.flag + " " + value;
                 takers.push_back(other->name());
             }
         }
@@ -95,7 +96,7 @@ SourceOptions completeOptions(const DataSource& source, const SourceOptions& giv
         std::string list;
         for (std::size_t i = 0; i < takers.size(); ++i)
             list += (i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ") + takers[i];
-        throw UsageError(description + " (--" + name + " " + value + ") applies to " + list + " files; " + location +
+        throw UsageError(description + " (" + spelled + ") applies to " + list + " files; " + location +
                          " holds " + source.holds());
     }
     SourceOptions complete;

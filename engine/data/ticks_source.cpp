@@ -171,8 +171,10 @@ public:
     std::vector<SourceOption> options() const override
     {
         std::vector<SourceOption> all = priceSourceOptions();
-        all.push_back(integerOption("bar", "a bar size", kDefaultBarSeconds, 1,
-                                    std::numeric_limits<std::int64_t>::max() / 1000000));
+        SourceOption bar =
+            integerOption("bar", "a bar size", kDefaultBarSeconds, 1, std::numeric_limits<std::int64_t>::max() / 1000000);
+        bar.flag = "--bar";
+        all.push_back(std::move(bar));
         return all;
     }
     Dataset open(const SourceSpec& spec, const ProgressCallback& progress) const override

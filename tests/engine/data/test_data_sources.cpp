@@ -116,6 +116,9 @@ TEST_CASE("an option a source does not take is refused, naming it, where it appl
           "a bar size (--bar 300) applies to ticks files; " + prices + " holds a prices table");
     CHECK(usageErrorOf([&] { describeFile(matrix, "", {{"window", "2"}}); }) ==
           "a return window (--window 2) applies to prices and ticks files; " + matrix + " holds a matrix");
+    CHECK(usageErrorOf([&] { describeFile(matrix, "", {{"min_history", "0.5"}}); }) ==
+          "a minimum price history (--option min_history=0.5) applies to prices and ticks files; " + matrix +
+              " holds a matrix");
     CHECK(usageErrorOf([&] { describeFile(prices, "", {{"colour", "red"}}); }) ==
           "unknown data option 'colour' for " + prices +
               " (the prices source takes window, max_forward_fill, min_history)");
