@@ -52,6 +52,10 @@ public:
     virtual bool generated() const { return false; }
     // Every option it takes; any other is refused with a UsageError.
     virtual std::vector<SourceOption> options() const { return {}; }
+    // The options (complete, canonical) with any default that depends on the file made
+    // explicit, so the spec still names the same rows if the file gains more (HDF5:
+    // which dataset). Throws what open throws for a file it cannot read.
+    virtual SourceOptions resolveOptions(const FileHead&, SourceOptions options) const { return options; }
 
     // The rows of spec.location. spec.options holds every option of options() in its
     // canonical text. Throws DataError ("FILE:LINE:COLUMN: message"), UsageError or

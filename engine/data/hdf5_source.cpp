@@ -1,7 +1,8 @@
 // The hdf5 source: a 2-D numeric dataset inside an HDF5 file (.h5, .hdf5).
 //
 // Option `dataset`: its path inside the file; empty = the only 2-D numeric dataset in
-// the file (an error lists the candidates when there are several). Float and integer
+// the file (an error lists the candidates when there are several), which describeFile
+// then records by name. Float and integer
 // types of any width are converted to float32 by HDF5; strings, compounds and the like
 // are refused. Row and column names come from 1-D string datasets beside it, when
 // present: `row_names` / `col_names` (the plain h5py layout), or pandas' fixed format
@@ -114,6 +115,10 @@ public:
         , m_file(open(m_path), H5Fclose)
     {
     }
+
+    // HDF5 prints its error stack to stderr by default; ours carry the context instead.
+    // (The setting is per thread in a thread-safe HDF5, so it is made on the reading thread.)
+    static void silenceErrorPrinting() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
     [[noreturn]] void fail(const std::string& dataset, const std::string& message) const
     {
@@ -234,9 +239,7 @@ Dataset readHdf5(const std::string& path, const std::string& named, const Progre
 {
     Progress progress(callback);
     progress.report(0.0);
-    // HDF5 prints its error stack to stderr by default; ours carry the context instead.
-    // (The setting is per thread in a thread-safe HDF5, so it is made here, on the loading thread.)
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    Hdf5File::silenceErrorPrinting();
     const Hdf5File file(path);
     const std::string name = file.choose(named);
     const Handle dataset(file.openDataset(name), H5Dclose);
@@ -325,6 +328,15 @@ public:
             return path.empty() || path.front() == '/' ? path : "/" + path;
         };
         return {dataset};
+    }
+    // The dataset read by default is recorded by name.
+    SourceOptions resolveOptions(const FileHead& head, SourceOptions options) const override
+    {
+        if (options["dataset"].empty()) {
+            Hdf5File::silenceErrorPrinting();
+            options["dataset"] = Hdf5File(head.path()).choose("");
+        }
+        return options;
     }
     Dataset open(const SourceSpec& spec, const ProgressCallback& progress) const override
     {

@@ -21,7 +21,7 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName, 
         throw UsageError(path + " is a " + signature->name() + " file, which holds " + signature->holds() +
                          "; it cannot be read by the " + source.name() + " source");
     }
-    SourceOptions complete = data::completeOptions(source, options, path);
+    SourceOptions complete = source.resolveOptions(head, data::completeOptions(source, options, path));
     return {source.name(), std::filesystem::absolute(path).lexically_normal().string(), std::move(complete)};
 }
 

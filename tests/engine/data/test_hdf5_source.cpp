@@ -102,7 +102,7 @@ TEST_CASE("the only 2-D dataset is read, detected by signature, and hashes like 
     std::filesystem::copy_file(path, renamed);
     const SourceSpec spec = describeFile(renamed);
     CHECK(spec.source == "hdf5");
-    CHECK(spec.options == SourceOptions{{"dataset", ""}});
+    CHECK(spec.options == SourceOptions{{"dataset", "/group/matrix"}});  // the default, recorded by name
 
     const Dataset data = openSource(spec);
     CHECK(data.rows == 3);
@@ -144,6 +144,7 @@ TEST_CASE("several candidates: an error lists them, and the dataset option picks
     const SourceSpec spec = describeFile(path, "", {{"dataset", "b/c"}});
     CHECK(spec.options.at("dataset") == "/b/c");
     CHECK(openSource(spec).rows == 2);
+    CHECK_THROWS_AS(openSource({"hdf5", path, {}}), DataError);  // no dataset named: ambiguous, not guessed
     // The spec travels as JSON and opens the same rows again.
     CHECK(openSource(sourceSpecFromJson(sourceSpecToJson(spec))).contentHash() == openSource(spec).contentHash());
 }
@@ -236,7 +237,8 @@ TEST_CASE("a file that is not HDF5, a truncated one and an empty one are DataErr
 {
     test::TempDir dir;
     const std::string text = dir.write("text.h5", "1,2\n3,4\n");
-    CHECK(describeFile(text).source == "hdf5");  // by name: a damaged .h5 gets an HDF5 diagnosis
+    // By name: a damaged .h5 gets an HDF5 diagnosis (naming the dataset, nothing is opened yet).
+    CHECK(describeFile(text, "", {{"dataset", "x"}}).source == "hdf5");
     CHECK(contains(dataErrorOf(text), text + ": not an HDF5 file"));
     const std::string empty = dir.write("empty.hdf5", "");
     CHECK(contains(dataErrorOf(empty), empty + ": not an HDF5 file"));
