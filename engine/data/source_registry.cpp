@@ -68,36 +68,45 @@ const DataSource& detectSource(const FileHead& head)
     throw DataError(head.path(), 0, 0, "no data source reads this file");
 }
 
+namespace {
+
+// An option `source` does not take: the message names the sources that do, so it says
+// where the option belongs, and what the file holds instead.
+[[noreturn]] void refuseOption(const DataSource& source, const std::string& name, const std::string& value,
+                               const std::string& location)
+{
+    std::string description, spelled;
+    std::vector<std::string> takers;
+    for (const auto& other : dataSources()) {
+        for (const SourceOption& option : other->options()) {
+            if (option.name != name) continue;
+            description = option.description;
+            spelled = option.flag.empty() ? "--option " + name + "=" + value : option.flag + " " + value;
+            takers.push_back(other->name());
+        }
+    }
+    if (takers.empty()) {
+        std::string known;
+        for (const SourceOption& option : source.options()) known += (known.empty() ? "" : ", ") + option.name;
+        throw UsageError("unknown data option '" + name + "' for " + location + " (the " + source.name() +
+                         " source takes " + (known.empty() ? "no options" : known) + ")");
+    }
+    std::sort(takers.begin(), takers.end());
+    std::string list;
+    for (std::size_t i = 0; i < takers.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ") + takers[i];
+    throw UsageError(description + " (" + spelled + ") applies to " + list + " files; " + location + " holds " +
+                     source.holds());
+}
+
+}  // namespace
+
 SourceOptions completeOptions(const DataSource& source, const SourceOptions& given, const std::string& location)
 {
     const std::vector<SourceOption> declared = source.options();
     for (const auto& [name, value] : given) {
-        bool taken = false;
-        for (const SourceOption& option : declared) taken = taken || option.name == name;
-        if (taken) continue;
-        // Name the sources that do take it, so the message says where it belongs.
-        std::string description, spelled;
-        std::vector<std::string> takers;
-        for (const auto& other : dataSources()) {
-            for (const SourceOption& option : other->options()) {
-                if (option.name != name) continue;
-                description = option.description;
-                spelled = option.flag.empty() ? "--option " + name + "=" + value : option.flag + " " + value;
-                takers.push_back(other->name());
-            }
-        }
-        if (takers.empty()) {
-            std::string known;
-            for (const SourceOption& option : declared) known += (known.empty() ? "" : ", ") + option.name;
-            throw UsageError("unknown data option '" + name + "' for " + location + " (the " + source.name() +
-                             " source takes " + (known.empty() ? "no options" : known) + ")");
-        }
-        std::sort(takers.begin(), takers.end());
-        std::string list;
-        for (std::size_t i = 0; i < takers.size(); ++i)
-            list += (i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ") + takers[i];
-        throw UsageError(description + " (" + spelled + ") applies to " + list + " files; " + location +
-                         " holds " + source.holds());
+        const auto taken = [&](const SourceOption& option) { return option.name == name; };
+        if (std::none_of(declared.begin(), declared.end(), taken)) refuseOption(source, name, value, location);
     }
     SourceOptions complete;
     for (const SourceOption& option : declared) {
