@@ -27,6 +27,14 @@ if(CLUSTERDESK_ENGINE_ENABLED AND SQLite3_FOUND AND ZLIB_FOUND)
   set(CLUSTERDESK_STORE_ENABLED ON)
 endif()
 
+# HDF5's C library for the hdf5 data source (engine/data/hdf5_source.cpp); optional:
+# without it that source is not built and .h5 files are not offered.
+find_package(HDF5 QUIET COMPONENTS C)
+set(CLUSTERDESK_HDF5_ENABLED OFF)
+if(HDF5_FOUND)
+  set(CLUSTERDESK_HDF5_ENABLED ON)
+endif()
+
 find_package(OpenBLAS CONFIG QUIET)
 if(OpenBLAS_FOUND)
   add_library(clusterdesk_blas INTERFACE)

@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
+  libhdf5-dev                      # the hdf5 data source (optional: skipped when missing)
+  doctest-dev                      # engine test suites
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
   stress-ng                        # scripts/test-under-load.sh

@@ -2,9 +2,9 @@
 
 #include "engine/core/error.h"
 #include "engine/data/open_source.h"
-#include "engine/data/load.h"
+#include "engine/data/source_registry.h"
 
-#include <QFile>
+#include <QFileInfo>
 
 #include <chrono>
 #include <new>
@@ -48,15 +48,17 @@ void DataLoader::preview(const QString& path)
     preview.path = path;
     try {
         refuseStoreFiles(path);
-        preview.layout = QString::fromStdString(toString(sniffLayout(path.toStdString())));
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) throw DataError(path.toStdString(), 0, 0, "cannot open the file");
-        const QByteArray head = file.peek(6);
-        if (head.startsWith("\x93NUMPY")) {
-            preview.firstLines << tr("NumPy array (binary), %1 bytes").arg(file.size());
+        const data::FileHead head(path.toStdString());
+        const data::DataSource& source = data::detectSource(head);
+        preview.source = QString::fromStdString(source.name());
+        preview.holds = QString::fromStdString(source.holds());
+        if (data::signatureSource(head)) {
+            // A binary format: its lines mean nothing to a person.
+            preview.firstLines << tr("%1 file (binary), %2 bytes").arg(preview.source).arg(QFileInfo(path).size());
         } else {
-            for (int i = 0; i < kPreviewLines && !file.atEnd(); ++i)
-                preview.firstLines << QString::fromUtf8(file.readLine(4096)).trimmed().left(kPreviewLineChars);
+            const QStringList lines = QString::fromStdString(head.bytes().substr(0, 1 << 16)).split('\n');
+            for (int i = 0; i < kPreviewLines && i < lines.size(); ++i)
+                preview.firstLines << lines[i].trimmed().left(kPreviewLineChars);
         }
     } catch (const std::exception& e) {
         preview.error = describeLoadError(e);

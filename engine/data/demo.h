@@ -23,4 +23,8 @@ namespace clusterdesk {
 //   (counter-based random numbers keyed by row), straight into the output matrix.
 Dataset makeDemo(const std::string& spec);
 
+// The spec with every key spelled out (Dataset::source of makeDemo(spec)), checked as
+// makeDemo checks it but without generating anything.
+std::string canonicalDemoSpec(const std::string& spec);
+
 }  // namespace clusterdesk

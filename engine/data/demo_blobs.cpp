@@ -152,6 +152,7 @@ Dataset makeBlobsDemo(DemoSpec& spec)
     if (static_cast<double>(n) * static_cast<double>(d) > 2e9)
         throw UsageError("demo 'blobs': n x d = " + std::to_string(n) + " x " + std::to_string(d) +
                          " values is too large (at most 2e9)");
+    if (spec.checkOnly()) return {};
 
     const std::vector<double> centres = placeBlobCentres(seed, k, d, spread).values;
     Dataset out;

@@ -1,5 +1,6 @@
 // One function per demo; demo.cpp dispatches on the name. Each reads its keys from the
-// spec (with defaults and ranges), calls spec.finish(), and builds the dataset.
+// spec (with defaults and ranges), calls spec.finish(), checks what it can before
+// generating, returns an empty dataset when spec.checkOnly(), and builds the dataset.
 #pragma once
 
 #include "dataset.h"

@@ -3,7 +3,6 @@
 
 #include "demo_random.h"
 #include "engine/core/error.h"
-#include "load.h"
 #include "price_pipeline.h"
 #include "text_cells.h"
 
@@ -52,6 +51,7 @@ Dataset makeMarketDemo(DemoSpec& spec)
     if (static_cast<double>(assets) * static_cast<double>(days) > 5e7)
         throw UsageError("demo 'market': assets x days = " + std::to_string(assets * days) +
                          " is too large (at most 5e7)");
+    if (spec.checkOnly()) return {};
 
     // Sectors are dealt round-robin, so every sector has assets/sectors members (+-1).
     std::vector<double> beta(assets), loading(assets), idio(assets);
@@ -90,8 +90,8 @@ Dataset makeMarketDemo(DemoSpec& spec)
         }
     }
 
-    LoadOptions options;
-    options.returnWindow = static_cast<int>(window);
+    PriceOptions options;
+    options.returnWindow = window;
     const std::string canonical = spec.canonical();
     std::vector<std::string> notes{"demo market: " + std::to_string(assets) + " assets in " + std::to_string(sectors) +
                                    " sectors, " + std::to_string(days) + " days, seed " + std::to_string(seed) +

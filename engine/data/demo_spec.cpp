@@ -19,7 +19,8 @@ std::string trimmed(const std::string& s)
 
 }  // namespace
 
-DemoSpec::DemoSpec(const std::string& spec)
+DemoSpec::DemoSpec(const std::string& spec, bool checkOnly)
+    : m_checkOnly(checkOnly)
 {
     const auto colon = spec.find(':');
     m_name = trimmed(spec.substr(0, colon));

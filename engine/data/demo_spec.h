@@ -11,7 +11,11 @@ namespace clusterdesk::data {
 class DemoSpec {
 public:
     // Splits name and key=value pairs; UsageError for malformed text or a repeated key.
-    explicit DemoSpec(const std::string& spec);
+    // checkOnly: the demo validates its keys and stops before generating anything
+    // (describing a demo must not cost generating it).
+    explicit DemoSpec(const std::string& spec, bool checkOnly = false);
+
+    bool checkOnly() const { return m_checkOnly; }
 
     const std::string& name() const { return m_name; }
 
@@ -28,6 +32,7 @@ public:
 
 private:
     std::string m_name;
+    bool m_checkOnly = false;
     std::map<std::string, std::string> m_given;
     std::vector<std::pair<std::string, std::string>> m_used;
 };

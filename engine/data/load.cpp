@@ -1,49 +1,65 @@
+// The old entry points, kept as thin wrappers over the DataSource registry until their
+// callers move to describeFile/openSource (open_source.h).
 #include "load.h"
 
 #include "engine/core/error.h"
-#include "file_bytes.h"
-#include "matrix_loader.h"
-#include "npy_loader.h"
-#include "price_pipeline.h"
-#include "prices_loader.h"
-#include "ticks_loader.h"
+#include "open_source.h"
+#include "source_options.h"
+#include "source_registry.h"
 
 namespace clusterdesk {
+namespace {
+
+const char* sourceNameOf(Layout layout)
+{
+    switch (layout) {
+        case Layout::Matrix: return "csv";
+        case Layout::Prices: return "prices";
+        case Layout::Ticks: return "ticks";
+    }
+    throw UsageError("unknown layout");
+}
+
+// The options that differ from their defaults: LoadOptions cannot tell a default from a
+// choice, so only these count as asked for (and a bar size only when it is not 60 s,
+// unless the caller knows it was given).
+SourceOptions sourceOptionsOf(const LoadOptions& o, bool barGiven)
+{
+    const LoadOptions defaults;
+    SourceOptions given;
+    if (o.returnWindow != defaults.returnWindow) given["window"] = std::to_string(o.returnWindow);
+    if (o.maxForwardFill != defaults.maxForwardFill) given["max_forward_fill"] = std::to_string(o.maxForwardFill);
+    if (o.minHistory != defaults.minHistory) given["min_history"] = data::realText(o.minHistory);
+    if (barGiven || o.barSeconds != defaults.barSeconds) given["bar"] = std::to_string(o.barSeconds);
+    return given;
+}
+
+}  // namespace
+
+Layout sniffLayout(const std::string& path)
+{
+    const std::string name = data::detectSource(data::FileHead(path)).name();
+    return name == "prices" ? Layout::Prices : name == "ticks" ? Layout::Ticks : Layout::Matrix;
+}
 
 void requireOptionsApply(const std::string& path, Layout layout, const LoadOptions& options, bool barGiven)
 {
-    if (layout == Layout::Matrix && options.returnWindow != 0) {
-        throw UsageError("a return window (--window " + std::to_string(options.returnWindow) +
-                         ") applies to prices and ticks files; " + path + " holds a matrix");
-    }
-    if (layout != Layout::Ticks && (barGiven || options.barSeconds != LoadOptions::kDefaultBarSeconds)) {
-        throw UsageError("a bar size (--bar " + std::to_string(options.barSeconds) + ") applies to ticks files; " +
-                         path + " holds " + (layout == Layout::Matrix ? "a matrix" : "a prices table, not ticks"));
-    }
+    data::completeOptions(data::findSource(sourceNameOf(layout)), sourceOptionsOf(options, barGiven), path);
 }
 
 Dataset loadDataset(const std::string& path, const LoadOptions& options)
 {
-    data::validateLoadOptions(options);
-    // By magic, or by name so that a damaged .npy gets a binary diagnosis, not a CSV one.
-    const bool npyName = path.size() >= 4 && (path.compare(path.size() - 4, 4, ".npy") == 0 ||
-                                              path.compare(path.size() - 4, 4, ".NPY") == 0);
-    if (npyName || data::hasNpyMagic(data::readFilePrefix(path, 6))) {
-        if (options.layout && *options.layout != Layout::Matrix) {
-            throw UsageError(path + " is a NumPy .npy file, which holds a matrix; it cannot be read as " +
-                             toString(*options.layout));
-        }
-        requireOptionsApply(path, Layout::Matrix, options);
-        return data::loadNpy(path, options);
+    std::string name;
+    if (options.layout == Layout::Matrix) {
+        // A matrix in a binary format is read by its own source.
+        const data::DataSource* binary = data::signatureSource(data::FileHead(path));
+        name = binary ? binary->name() : "csv";
+    } else if (options.layout) {
+        name = sourceNameOf(*options.layout);
     }
-    const Layout layout = options.layout ? *options.layout : sniffLayout(path);
-    requireOptionsApply(path, layout, options);
-    switch (layout) {
-        case Layout::Matrix: return data::loadMatrixCsv(path, options);
-        case Layout::Prices: return data::loadPricesCsv(path, options);
-        case Layout::Ticks: return data::loadTicksCsv(path, options);
-    }
-    throw UsageError("unknown layout");
+    SourceSpec spec = describeFile(path, name, sourceOptionsOf(options, false));
+    spec.location = path;  // messages name the file as the caller did
+    return openSource(spec, options.progress);
 }
 
 }  // namespace clusterdesk

@@ -1,4 +1,5 @@
-// Loading a dataset from a file: the one entry point the CLI, the GUI and tests use.
+// The old way of loading a file, kept while callers move to describeFile/openSource
+// (open_source.h); each function here is a thin wrapper over the DataSource registry.
 //
 // Formats (the layout is sniffed from the content unless given):
 // - Matrix: delimited text (',', '\t' or ';'), optional header and id column, an

@@ -20,7 +20,8 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName =
 // A generated demo ("market", "blobs:n=1000,k=4"); UsageError for an unknown demo or key.
 SourceSpec describeDemo(const std::string& demoSpec);
 
-// Loads or generates the rows; the result's spec is `spec`. progress: fraction done in
+// Loads or generates the rows; the result's spec is `spec`, with any option it lacks
+// (one added after it was recorded) at its default. progress: fraction done in
 // [0,1], return false to cancel (throws Cancelled). Throws DataError (bad content,
 // "FILE:LINE:COLUMN: message") or UsageError (bad options).
 Dataset openSource(const SourceSpec& spec, const std::function<bool(double)>& progress = {});

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "kernels/host/host_backend.h"
+#include "source_options.h"
 #include "text_cells.h"
 
 #include <cmath>
@@ -42,21 +43,24 @@ double parsePrice(const CsvReader& reader, const CsvField& cell)
     return *price;
 }
 
-void validateLoadOptions(const LoadOptions& options)
+std::vector<SourceOption> priceSourceOptions()
 {
-    if (options.returnWindow < 0)
-        throw UsageError("returnWindow must be >= 0 (0 = all returns), got " + std::to_string(options.returnWindow));
-    if (options.maxForwardFill < 0)
-        throw UsageError("maxForwardFill must be >= 0, got " + std::to_string(options.maxForwardFill));
-    if (!(options.minHistory >= 0.0 && options.minHistory <= 1.0))
-        throw UsageError("minHistory must be a fraction in [0, 1], got " + std::to_string(options.minHistory));
-    if (options.barSeconds <= 0) throw UsageError("barSeconds must be > 0, got " + std::to_string(options.barSeconds));
+    const PriceOptions defaults;
+    constexpr std::int64_t kMaxPeriods = std::numeric_limits<std::int32_t>::max();
+    SourceOption window = integerOption("window", "a return window", defaults.returnWindow, 0, kMaxPeriods);
+    window.flag = "--window";
+    return {window, integerOption("max_forward_fill", "a forward-fill limit", defaults.maxForwardFill, 0, kMaxPeriods),
+            realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0)};
 }
 
-Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::string source, Layout layout,
+PriceOptions priceOptionsOf(const SourceSpec& spec)
+{
+    return {integerValue(spec, "window"), integerValue(spec, "max_forward_fill"), realValue(spec, "min_history")};
+}
+
+Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::string source, Layout layout,
                         std::vector<std::string> notes)
 {
-    validateLoadOptions(options);
     const std::size_t given = notes.size();  // the caller's notes (provenance) come first
     const std::size_t periods = table.times.size();
     const std::size_t assets = table.assets.size();
@@ -95,7 +99,7 @@ Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::strin
     for (std::size_t a : kept) {
         double last = std::numeric_limits<double>::quiet_NaN();
         std::size_t lastAt = 0;
-        int run = 0;
+        std::int64_t run = 0;
         for (std::size_t t = 0; t < periods; ++t) {
             double& p = at(t, a);
             if (!std::isnan(p)) {

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "csv_reader.h"
+#include "data_source.h"
 #include "dataset.h"
-#include "load.h"
 
 #include <cstdint>
 #include <string>
@@ -32,8 +32,18 @@ struct PriceTable {
 // overflow). Fails through the reader with the cell's position otherwise.
 double parsePrice(const CsvReader& reader, const CsvField& cell);
 
-// Throws UsageError for options out of range (negative window, minHistory outside [0,1], ...).
-void validateLoadOptions(const LoadOptions& options);
+// What shapes the rows made from a price table.
+struct PriceOptions {
+    std::int64_t returnWindow = 0;    // use the last N log returns as features (0 = all)
+    std::int64_t maxForwardFill = 5;  // fill at most this many consecutive missing prices with the last one
+    double minHistory = 0.8;          // drop assets with fewer than this fraction of prices present (noted)
+};
+
+// The options of every source that ends in this pipeline (prices, ticks): window,
+// max_forward_fill, min_history, with PriceOptions' defaults and ranges.
+std::vector<SourceOption> priceSourceOptions();
+// Those options read back from a completed spec.
+PriceOptions priceOptionsOf(const SourceSpec& spec);
 
 // One row per kept asset (rowNames), features = z-scored log returns of the last
 // returnWindow periods (colNames = the period each return ends on). Every fill and
@@ -41,7 +51,7 @@ void validateLoadOptions(const LoadOptions& options);
 // line) when nothing usable remains, or at the later price's origin when a log return
 // is not finite (two prices too far apart for their ratio to be a double);
 // UsageError when returnWindow exceeds the history.
-Dataset pricesToDataset(PriceTable table, const LoadOptions& options, std::string source, Layout layout,
+Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::string source, Layout layout,
                         std::vector<std::string> notes = {});
 
 }  // namespace clusterdesk::data

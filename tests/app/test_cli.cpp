@@ -264,7 +264,7 @@ private slots:
         const QByteArray prices("date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.2\n2024-01-03,1.2,2.1\n");
         QTest::newRow("window on a matrix") << matrix << QStringList{"--window", "2"} << "--window 2) applies to prices and ticks files";
         QTest::newRow("bar on a matrix") << matrix << QStringList{"--bar", "300"} << "--bar 300) applies to ticks files";
-        QTest::newRow("bar on prices") << prices << QStringList{"--bar", "300"} << "holds a prices table, not ticks";
+        QTest::newRow("bar on prices") << prices << QStringList{"--bar", "300"} << "holds a prices table";
         QTest::newRow("default bar, asked for, on a matrix") << matrix << QStringList{"--bar", "60"} << "--bar 60) applies to ticks files";
     }
 

@@ -1,5 +1,6 @@
 #include "data_panel.h"
 
+#include "engine/data/source_registry.h"
 #include "ui/file_dialog.h"
 
 #include <QComboBox>
@@ -75,7 +76,8 @@ DataPanel::DataPanel(QWidget* parent)
     m_open = new QPushButton(tr("Open file..."), fileBox);
     m_open->setObjectName("openFile");
     m_open->setToolTip(tr("CSV/TSV matrices, wide price files (date column, one column per asset), long tick files "
-                          "(timestamp,symbol,price[,size]) or NumPy .npy. The layout is detected from the content."));
+                          "(timestamp,symbol,price[,size]), NumPy .npy or HDF5 (.h5, .hdf5). The format is detected from the "
+                          "content."));
     connect(m_open, &QPushButton::clicked, this, &DataPanel::openDialog);
     m_fileLabel = new QLabel(tr("No file chosen"), fileBox);
     m_fileLabel->setWordWrap(true);
@@ -135,7 +137,9 @@ void DataPanel::openDialog()
 {
     // Shown without blocking (window-modal), and kept: it reopens where it was left.
     if (!m_dialog) {
-        m_dialog = makeFileDialog(this, tr("Open data"), tr("Data (*.csv *.tsv *.txt *.npy);;All files (*)"));
+        QStringList patterns;
+        for (const std::string& ext : data::dataFileExtensions()) patterns << "*." + QString::fromStdString(ext);
+        m_dialog = makeFileDialog(this, tr("Open data"), tr("Data (%1);;All files (*)").arg(patterns.join(' ')));
         m_dialog->setObjectName("openDataDialog");
         m_dialog->setAcceptMode(QFileDialog::AcceptOpen);
         m_dialog->setFileMode(QFileDialog::ExistingFile);
@@ -162,7 +166,7 @@ void DataPanel::showPreview(const FilePreview& preview)
         m_layoutLabel->setText(tr("Cannot read: %1").arg(preview.error));
         return;
     }
-    m_layoutLabel->setText(tr("Detected layout: %1").arg(preview.layout));
+    m_layoutLabel->setText(tr("Detected: %1 (%2)").arg(preview.source, preview.holds));
     m_fileLines->setPlainText(preview.firstLines.join('\n'));
     m_load->setEnabled(true);
 }

@@ -26,7 +26,8 @@ namespace clusterdesk::ui {
 // What a file looks like before it is loaded.
 struct FilePreview {
     QString path;
-    QString layout;          // "matrix", "prices", "ticks"; empty when unreadable
+    QString source;          // the data source that reads it: "csv", "prices", "hdf5", ...; empty when unreadable
+    QString holds;           // what its rows are, in words: "a matrix", "a prices table", ...
     QStringList firstLines;  // the first lines as text (binary files: a description)
     QString error;           // non-empty when the file cannot be read
 };

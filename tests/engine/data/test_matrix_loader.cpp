@@ -1,5 +1,4 @@
 #include "engine/data/load.h"
-#include "engine/data/matrix_loader.h"
 
 #include "data_test_support.h"
 

@@ -1,6 +1,12 @@
-#include "prices_loader.h"
-
+// The prices source: a wide CSV, a date column then one column of prices per asset.
+//
+// The header is required (it names the assets; duplicates are an error). Dates are ISO
+// 8601 (or epoch seconds under a date/time/timestamp/datetime/day header) and must
+// increase strictly. Missing cells (empty, NA, NaN, null, ...) are forward-filled per
+// the options; non-numeric, infinite or non-positive prices are errors at the cell.
+// Then the prices pipeline (see price_pipeline.h).
 #include "csv_reader.h"
+#include "data_source.h"
 #include "price_pipeline.h"
 #include "progress.h"
 #include "text_cells.h"
@@ -10,6 +16,7 @@
 #include <unordered_map>
 
 namespace clusterdesk::data {
+namespace {
 
 bool isTimeHeader(std::string_view name)
 {
@@ -17,10 +24,9 @@ bool isTimeHeader(std::string_view name)
     return n == "date" || n == "time" || n == "timestamp" || n == "datetime" || n == "day";
 }
 
-Dataset loadPricesCsv(const std::string& path, const LoadOptions& options)
+Dataset readPrices(const std::string& path, const PriceOptions& options, const ProgressCallback& callback)
 {
-    validateLoadOptions(options);
-    Progress progress(options.progress, 0.0, 0.9);
+    Progress progress(callback, 0.0, 0.9);
     progress.report(0.0);
     CsvReader reader = CsvReader::fromFile(path);
 
@@ -85,8 +91,37 @@ Dataset loadPricesCsv(const std::string& path, const LoadOptions& options)
     if (table.times.empty()) reader.fail(reader.line(), 1, "no price rows after the header");
 
     Dataset out = pricesToDataset(std::move(table), options, path, Layout::Prices);
-    Progress(options.progress).report(1.0);
+    Progress(callback).report(1.0);
     return out;
+}
+
+class PricesSource final : public DataSource {
+public:
+    std::string name() const override { return "prices"; }
+    std::string holds() const override { return "a prices table"; }
+    std::vector<std::string> extensions() const override { return {"csv", "tsv", "txt"}; }
+    // A first column named for time, or a header over asset names then a row starting with an ISO date.
+    bool sniff(const FileHead& head) const override
+    {
+        const CsvRecord& first = head.firstRecord();
+        if (isTimeHeader(first[0].text)) return true;
+        bool header = first.size() > 1;
+        for (std::size_t c = 1; c < first.size(); ++c) header = header && !parseDouble(first[c].text);
+        const CsvRecord* second = head.secondRecord();
+        return header && second && second->size() > 0 && parseIsoTimestamp((*second)[0].text);
+    }
+    std::vector<SourceOption> options() const override { return priceSourceOptions(); }
+    Dataset open(const SourceSpec& spec, const ProgressCallback& progress) const override
+    {
+        return readPrices(spec.location, priceOptionsOf(spec), progress);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<DataSource> makePricesSource()
+{
+    return std::make_unique<PricesSource>();
 }
 
 }  // namespace clusterdesk::data

@@ -1,6 +1,12 @@
-#include "matrix_loader.h"
-
+// The csv source: delimited text holding a plain matrix, one point per line.
+//
+// Header: the first row is a header when a cell other than the first is text, or when
+// only its first cell is text and the next row starts with a number. Id column: the
+// first column is row names when its data cells are text, or its header is empty or
+// one of id/name/symbol/asset/ticker. A header column named label or truth (any case)
+// holds integer ground truth. Every other cell must be a finite float32.
 #include "csv_reader.h"
+#include "data_source.h"
 #include "progress.h"
 #include "text_cells.h"
 
@@ -44,11 +50,9 @@ void checkWidth(const CsvReader& reader, const CsvRecord& record, std::size_t ex
     reader.fail(record.line, record.endColumn, message);
 }
 
-}  // namespace
-
-Dataset loadMatrixCsv(const std::string& path, const LoadOptions& options)
+Dataset readMatrix(const std::string& path, const ProgressCallback& callback)
 {
-    Progress progress(options.progress);
+    Progress progress(callback);
     progress.report(0.0);
     CsvReader reader = CsvReader::fromFile(path);
 
@@ -126,6 +130,30 @@ Dataset loadMatrixCsv(const std::string& path, const LoadOptions& options)
                         (idColumn ? ", id column" : "") + (truthColumn ? ", ground truth column" : ""));
     progress.report(1.0);
     return out;
+}
+
+class CsvSource final : public DataSource {
+public:
+    std::string name() const override { return "csv"; }
+    std::string holds() const override { return "a matrix"; }
+    std::vector<std::string> extensions() const override { return {"csv", "tsv", "txt"}; }
+    // Asked last among the text sources: any readable text is a matrix, or an error at its cell.
+    bool sniff(const FileHead& head) const override
+    {
+        head.firstRecord();
+        return true;
+    }
+    Dataset open(const SourceSpec& spec, const ProgressCallback& progress) const override
+    {
+        return readMatrix(spec.location, progress);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<DataSource> makeCsvSource()
+{
+    return std::make_unique<CsvSource>();
 }
 
 }  // namespace clusterdesk::data

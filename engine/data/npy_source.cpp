@@ -1,5 +1,9 @@
-#include "npy_loader.h"
-
+// The npy source: NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+//
+// dtype '<f4' or '<f8' (converted to float32), C or Fortran order, shape (n,) -> n x 1
+// or (n, d). The shape must account for exactly the bytes after the header. Errors are
+// DataError at line 1, column = 1-based byte offset of the problem.
+#include "data_source.h"
 #include "engine/core/error.h"
 #include "file_bytes.h"
 #include "progress.h"
@@ -163,16 +167,14 @@ std::string shapeText(const std::vector<std::uint64_t>& shape)
     throw DataError(path, 1, static_cast<std::int64_t>(offset + 1), message);
 }
 
-}  // namespace
-
 bool hasNpyMagic(std::string_view firstBytes)
 {
     return firstBytes.size() >= kMagicSize && std::memcmp(firstBytes.data(), kMagic, kMagicSize) == 0;
 }
 
-Dataset loadNpy(const std::string& path, const LoadOptions& options)
+Dataset readNpy(const std::string& path, const ProgressCallback& callback)
 {
-    Progress progress(options.progress);
+    Progress progress(callback);
     progress.report(0.0);
     const std::uint64_t size = fileSize(path);
 
@@ -304,6 +306,29 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options)
                         (itemSize == 8 ? ", converted to float32" : ""));
     progress.report(1.0);
     return out;
+}
+
+class NpySource final : public DataSource {
+public:
+    std::string name() const override { return "npy"; }
+    std::string holds() const override { return "a matrix"; }
+    std::vector<std::string> extensions() const override { return {"npy"}; }
+    // By magic, or by name so that a damaged .npy gets a binary diagnosis, not a CSV one.
+    bool hasSignature(const FileHead& head) const override
+    {
+        return hasNpyMagic(head.bytes()) || head.extension() == "npy";
+    }
+    Dataset open(const SourceSpec& spec, const ProgressCallback& progress) const override
+    {
+        return readNpy(spec.location, progress);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<DataSource> makeNpySource()
+{
+    return std::make_unique<NpySource>();
 }
 
 }  // namespace clusterdesk::data
