@@ -166,7 +166,7 @@ void HistoryController::refresh()
 
 void HistoryController::showRun(const QString& runId)
 {
-    if (m_window.model().running()) {
+    if (m_window.liveRun().running()) {
         m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
         return;
     }
@@ -177,11 +177,11 @@ void HistoryController::showRun(const QString& runId)
         record->labels = {};  // the window needs only the projection
         post([this, runId, record, projection = std::move(projection), why] {
             m_view->lineage().showRun(record->info, record->lineage);
-            if (m_window.model().running()) {
+            if (m_window.liveRun().running()) {
                 m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
                 return;
             }
-            replayRun(m_window.model(), *record, projection);
+            replayRun(m_window.liveRun(), *record, projection);
             m_window.refreshAll();
             QString detail = tr("Run %1 (%2, %3 iterations) loaded from the store.")
                                  .arg(shortId(record->info.id), QString::fromStdString(store::toString(record->info.status)))
@@ -199,7 +199,7 @@ void HistoryController::showRun(const QString& runId)
 
 void HistoryController::rerun(const QString& runId)
 {
-    if (m_window.model().running()) {
+    if (m_window.liveRun().running()) {
         m_view->setDetail(tr("A run is in progress: re-run %1 when it has ended.").arg(runId.left(8)));
         return;
     }

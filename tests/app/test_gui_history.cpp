@@ -92,8 +92,8 @@ private slots:
     void selectingRunLoadsGraphsFromStore()
     {
         // Empty the graphs first, so what they show after the selection came from the store.
-        m_station->window().model().beginRun(0, 1);
-        m_station->window().model().finish({});
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
         QCOMPARE(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount(), 0);
         QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
         QVERIFY(view().selectRun(m_first));
@@ -223,8 +223,8 @@ private slots:
         QVERIFY(writePoints(path, 2.0));
         // The window's own copy of the old content would still do: replace it.
         QVERIFY(test::loadDemo(*m_station, kDemo));
-        m_station->window().model().beginRun(0, 1);
-        m_station->window().model().finish({});
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
         QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
         QVERIFY(view().selectRun(QString::fromStdString(run.id)));
         QVERIFY(loaded.wait(30000));
@@ -241,7 +241,7 @@ private slots:
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
         QVERIFY(waitRefreshed([&] {
             m_station->window().runAction()->trigger();
-            QTRY_VERIFY_WITH_TIMEOUT(m_station->window().model().iterations().size() >= 2, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(m_station->window().liveRun().iterations().size() >= 2, 60000);
             m_station->window().cancelAction()->trigger();
             QVERIFY(finished.wait(30000));
         }));

@@ -1,6 +1,7 @@
 #include "latency_plot.h"
 
-#include "../run_model.h"
+#include "../run_set.h"
+#include "cluster_palette.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,11 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& colour)
     bars->setWidthType(QCPBars::wtPlotCoords);
     bars->setWidth(0.8);
     return bars;
+}
+
+double totalMs(const IterationStats& s)
+{
+    return s.assignMs + s.updateMs + s.reduceMs;
 }
 
 // Nearest-rank percentile of sorted values.
@@ -59,10 +65,45 @@ LatencyPlot::LatencyPlot(QWidget* parent)
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
-void LatencyPlot::refresh(const RunModel& model)
+QCPGraph* LatencyPlot::runTotal(int i) const
 {
-    m_model = &model;
-    const auto& its = model.iterations();
+    return i >= 0 && i < runTotalCount() ? m_runTotals[static_cast<std::size_t>(i)] : nullptr;
+}
+
+void LatencyPlot::refresh(const RunSet& runs)
+{
+    m_runs = &runs;
+    for (QCPGraph* g : m_runTotals) removeGraph(g);
+    m_runTotals.clear();
+    showPhases(runs.size() == 1);
+    if (runs.size() == 1) drawPhases(runs.at(0));
+    else drawTotalPerRun(runs);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Stacked phases of several runs would hide each other: they show for one run only.
+void LatencyPlot::showPhases(bool phases)
+{
+    for (QCPBars* bars : {m_assign, m_update, m_reduce}) {
+        bars->setVisible(phases);
+        if (phases) bars->addToLegend();
+        else {
+            bars->data()->clear();
+            bars->removeFromLegend();
+        }
+    }
+    if (phases) return;
+    m_rankReduce.update({});
+    m_percentiles = {};
+    for (int i = 0; i < 3; ++i) {
+        m_lines[i]->setVisible(false);
+        m_labels[i]->setVisible(false);
+    }
+}
+
+void LatencyPlot::drawPhases(const RunSeries& run)
+{
+    const auto& its = run.iterations();
     const qsizetype n = static_cast<qsizetype>(its.size());
     QVector<double> x(n), assign(n), update(n), reduce(n);
     std::vector<double> totals(static_cast<std::size_t>(n));
@@ -72,7 +113,7 @@ void LatencyPlot::refresh(const RunModel& model)
         assign[i] = s.assignMs;
         update[i] = s.updateMs;
         reduce[i] = s.reduceMs;
-        totals[static_cast<std::size_t>(i)] = s.assignMs + s.updateMs + s.reduceMs;
+        totals[static_cast<std::size_t>(i)] = totalMs(s);
     }
     m_assign->setData(x, assign, true);
     m_update->setData(x, update, true);
@@ -101,22 +142,47 @@ void LatencyPlot::refresh(const RunModel& model)
         xAxis->setRange(x.front() - 1, x.back() + 1);
         yAxis->setRange(0, std::max(m_percentiles.p99, totals.back()) * 1.15);
     }
-    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyPlot::drawTotalPerRun(const RunSet& runs)
+{
+    double top = 0;
+    for (int r = 0; r < runs.size(); ++r) {
+        QVector<double> x, ms;
+        for (const IterationStats& s : runs.at(r).iterations()) {
+            x << s.iteration;
+            ms << totalMs(s);
+            top = std::max(top, totalMs(s));
+        }
+        QCPGraph* line = addGraph();
+        line->setName(runs.at(r).name());
+        line->setPen(QPen(clusterColor(r), 2));
+        line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+        line->setData(x, ms, true);
+        m_runTotals.push_back(line);
+    }
+    setTitle(runs.size() == 0 ? tr("Time per iteration by phase")
+                              : tr("Time per iteration, all phases: %1 runs").arg(runs.size()));
+    if (rescaleUnlessZoomed() && top > 0) yAxis->setRange(0, top * 1.15);
 }
 
 QString LatencyPlot::csv() const
 {
-    QString out = "iteration,round,assign_ms,update_ms,reduce_ms,total_ms" + m_rankReduce.csvHeader() + "\n";
-    if (!m_model) return out;
-    for (const IterationStats& s : m_model->iterations())
-        out += QString("%1,%2,%3,%4,%5,%6%7\n")
-                   .arg(s.iteration)
-                   .arg(s.round)
-                   .arg(s.assignMs, 0, 'g', 9)
-                   .arg(s.updateMs, 0, 'g', 9)
-                   .arg(s.reduceMs, 0, 'g', 9)
-                   .arg(s.assignMs + s.updateMs + s.reduceMs, 0, 'g', 9)
-                   .arg(m_rankReduce.csvValues(s));
+    // One run: its rows, with per-rank reduce columns; several: a leading run column.
+    const bool several = m_runs && m_runs->size() != 1;
+    QString out = QString(several ? "run," : "") + "iteration,round,assign_ms,update_ms,reduce_ms,total_ms" + m_rankReduce.csvHeader() + "\n";
+    if (!m_runs) return out;
+    for (int r = 0; r < m_runs->size(); ++r)
+        for (const IterationStats& s : m_runs->at(r).iterations())
+            out += (several ? m_runs->at(r).name() + "," : QString())
+                   + QString("%1,%2,%3,%4,%5,%6%7\n")
+                         .arg(s.iteration)
+                         .arg(s.round)
+                         .arg(s.assignMs, 0, 'g', 9)
+                         .arg(s.updateMs, 0, 'g', 9)
+                         .arg(s.reduceMs, 0, 'g', 9)
+                         .arg(totalMs(s), 0, 'g', 9)
+                         .arg(m_rankReduce.csvValues(s));
     return out;
 }
 
