@@ -167,7 +167,10 @@ void EvolutionPlot::drawInertiaPerRun(const RunSet& runs)
     }
     setTitle(runs.size() == 0 ? tr("Inertia per iteration: no runs")
                               : tr("Inertia (solid) and k (dotted steps) per iteration: %1 runs").arg(runs.size()));
-    if (rescaleUnlessZoomed() && maxK > 0) yAxis2->setRange(0, maxK * 1.1 + 1);
+    if (rescaleUnlessZoomed() && maxK > 0) {
+        yAxis->setRangeLower(0);
+        yAxis2->setRange(0, maxK * 1.1 + 1);
+    }
 }
 
 QString EvolutionPlot::csv() const

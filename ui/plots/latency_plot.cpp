@@ -163,7 +163,10 @@ void LatencyPlot::drawTotalPerRun(const RunSet& runs)
     }
     setTitle(runs.size() == 0 ? tr("Time per iteration by phase")
                               : tr("Time per iteration, all phases: %1 runs").arg(runs.size()));
-    if (rescaleUnlessZoomed() && top > 0) yAxis->setRange(0, top * 1.15);
+    if (rescaleUnlessZoomed() && top > 0) {
+        xAxis->setRange(xAxis->range().lower - 0.5, xAxis->range().upper + 0.5);  // whole markers at the ends
+        yAxis->setRange(0, top * 1.15);
+    }
 }
 
 QString LatencyPlot::csv() const

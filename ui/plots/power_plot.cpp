@@ -42,12 +42,15 @@ RunEnergy energyOf(const RunSeries& run, double integratedJoules)
 {
     const RunOutcome& outcome = run.outcome();
     const bool done = run.finished() && outcome.error.isEmpty();
+    // A stored run recorded without a summary has none to name.
+    const bool summarised = done && outcome.power.energyJ > 0;
     RunEnergy energy;
-    energy.joules = done && outcome.power.energyJ > 0 ? outcome.power.energyJ : integratedJoules;
+    energy.joules = summarised ? outcome.power.energyJ : integratedJoules;
     const int iterations = done ? outcome.iterations : static_cast<int>(run.iterations().size());
     // As the CLI's points_per_joule: rows visited (rows x iterations) per joule.
     energy.pointsPerJoule = energy.joules > 0 ? static_cast<double>(run.rows()) * iterations / energy.joules : 0;
-    energy.source = done ? QString::fromStdString(outcome.power.energySource) : QObject::tr("so far");
+    energy.source = summarised ? QString::fromStdString(outcome.power.energySource)
+                               : (done ? QObject::tr("integrated from the samples") : QObject::tr("so far"));
     return energy;
 }
 
