@@ -130,15 +130,23 @@ private slots:
         QVERIFY(csv.back().startsWith("pool:2,6,"));
     }
 
-    void latencyDrawsEachRunsTimePerIteration()
+    void latencyDrawsEachRunsPhases()
     {
         ui::LatencyPlot plot;
         plot.refresh(*m_runs);
-        QCOMPARE(plot.runTotalCount(), 2);
+        QCOMPARE(plot.runBarsCount(), 2);
         QCOMPARE(legendNames(plot), QStringList({"host", "pool:2"}));
-        QCOMPARE(plot.runTotal(0)->dataCount(), 4);
-        QCOMPARE(plot.runTotal(1)->dataCount(), 6);
-        QCOMPARE(plot.runTotal(1)->data()->at(0)->value, 6.0);  // three phases of 2 ms
+        for (int r = 0; r < 2; ++r) {
+            const ui::LatencyPlot::PhaseBars bars = plot.runBars(r);
+            const int iterations = int(m_runs->at(r).iterations().size());
+            QCOMPARE(bars.assign->name(), m_runs->at(r).name());
+            QCOMPARE(bars.assign->dataCount(), iterations);
+            QCOMPARE(bars.update->dataCount(), iterations);
+            QCOMPARE(bars.reduce->dataCount(), iterations);
+            QCOMPARE(bars.reduce->data()->at(0)->value, m_runs->at(r).iterations().front().reduceMs);
+            QCOMPARE(bars.reduce->barBelow(), bars.update);  // stacked
+            QCOMPARE(bars.update->barBelow(), bars.assign);
+        }
         QVERIFY(!plot.assignBars()->visible());
         QCOMPARE(plot.assignBars()->dataCount(), 0);
         const QStringList csv = plot.csv().trimmed().split('\n');
@@ -182,7 +190,7 @@ private slots:
         latency.refresh(*m_runs);
         QCOMPARE(evolution.runInertiaCount(), 3);
         QCOMPARE(evolution.runInertia(2)->dataCount(), 2);
-        QCOMPARE(latency.runTotal(2)->dataCount(), 2);
+        QCOMPARE(latency.runBars(2).assign->dataCount(), 2);
 
         // The live run goes on: only its curve grows, the finished runs stay as they were.
         IterationStats next;
@@ -212,7 +220,7 @@ private slots:
         QCOMPARE(legendNames(evolution), QStringList({"host", "cuda:0,1"}));
         QCOMPARE(evolution.graphCount(), 4);
         QCOMPARE(legendNames(latency), QStringList({"host", "cuda:0,1"}));
-        QCOMPARE(latency.graphCount(), 2);
+        QCOMPARE(latency.plottableCount(), 3 + 2 * 3);  // the hidden single-run phases, and each run's
         QCOMPARE(legendNames(power), QStringList({"host: cpu package 0 (measured)"}));  // cuda:0,1 reported no power
 
         // Down to one run: its own detail again, stacked sizes and phases.
@@ -222,7 +230,8 @@ private slots:
         QCOMPARE(evolution.runInertiaCount(), 0);
         QCOMPARE(evolution.sizeBandCount(), 3);
         QCOMPARE(evolution.kGraph()->dataCount(), 4);
-        QCOMPARE(latency.runTotalCount(), 0);
+        QCOMPARE(latency.runBarsCount(), 0);
+        QCOMPARE(latency.plottableCount(), 3);
         QVERIFY(latency.assignBars()->visible());
         QCOMPARE(latency.assignBars()->dataCount(), 4);
         QCOMPARE(legendNames(latency).size(), 3);  // the three phases

@@ -63,21 +63,20 @@ LatencyPlot::LatencyPlot(QWidget* parent)
         m_labels[i]->setVisible(false);
     }
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-}
-
-QCPGraph* LatencyPlot::runTotal(int i) const
-{
-    return i >= 0 && i < runTotalCount() ? m_runTotals[static_cast<std::size_t>(i)] : nullptr;
+    m_runGroup = new QCPBarsGroup(this);
+    m_runGroup->setSpacingType(QCPBarsGroup::stPlotCoords);
+    m_runGroup->setSpacing(0.02);
 }
 
 void LatencyPlot::refresh(const RunSet& runs)
 {
     m_runs = &runs;
-    for (QCPGraph* g : m_runTotals) removeGraph(g);
-    m_runTotals.clear();
+    for (const PhaseBars& bars : m_runBars)
+        for (QCPBars* phase : {bars.reduce, bars.update, bars.assign}) removePlottable(phase);  // top first
+    m_runBars.clear();
     showPhases(runs.size() == 1);
     if (runs.size() == 1) drawPhases(runs.at(0));
-    else drawTotalPerRun(runs);
+    else drawPhasesPerRun(runs);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -144,27 +143,47 @@ void LatencyPlot::drawPhases(const RunSeries& run)
     }
 }
 
-void LatencyPlot::drawTotalPerRun(const RunSet& runs)
+void LatencyPlot::drawPhasesPerRun(const RunSet& runs)
 {
+    const double width = 0.8 / std::max(runs.size(), 1);
     double top = 0;
+    QStringList medians;
     for (int r = 0; r < runs.size(); ++r) {
-        QVector<double> x, ms;
-        for (const IterationStats& s : runs.at(r).iterations()) {
+        const RunSeries& run = runs.at(r);
+        QVector<double> x, assign, update, reduce;
+        std::vector<double> totals;
+        for (const IterationStats& s : run.iterations()) {
             x << s.iteration;
-            ms << totalMs(s);
-            top = std::max(top, totalMs(s));
+            assign << s.assignMs;
+            update << s.updateMs;
+            reduce << s.reduceMs;
+            totals.push_back(totalMs(s));
         }
-        QCPGraph* line = addGraph();
-        line->setName(runs.at(r).name());
-        line->setPen(QPen(clusterColor(r), 2));
-        line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-        line->setData(x, ms, true);
-        m_runTotals.push_back(line);
+        const QColor colour = clusterColor(r);
+        PhaseBars bars{makeBars(this, run.name(), colour), makeBars(this, QString(), colour.lighter(140)),
+                       makeBars(this, QString(), colour.lighter(175))};
+        bars.update->moveAbove(bars.assign);
+        bars.reduce->moveAbove(bars.update);
+        for (QCPBars* phase : {bars.assign, bars.update, bars.reduce}) {
+            phase->setWidth(width);
+            phase->setBarsGroup(m_runGroup);
+        }
+        bars.update->removeFromLegend();  // the run is named once, by its bottom phase
+        bars.reduce->removeFromLegend();
+        bars.assign->setData(x, assign, true);
+        bars.update->setData(x, update, true);
+        bars.reduce->setData(x, reduce, true);
+        m_runBars.push_back(bars);
+        std::sort(totals.begin(), totals.end());
+        if (!totals.empty()) {
+            top = std::max(top, totals.back());
+            medians << run.name() + tr(" %1 ms").arg(percentile(totals, 50), 0, 'f', 2);
+        }
     }
-    setTitle(runs.size() == 0 ? tr("Time per iteration by phase")
-                              : tr("Time per iteration, all phases: %1 runs").arg(runs.size()));
+    setTitle(medians.isEmpty() ? tr("Time per iteration by phase")
+                               : tr("Time per iteration by phase (dark to light: assign, update, reduce), p50: %1").arg(medians.join(", ")));
     if (rescaleUnlessZoomed() && top > 0) {
-        xAxis->setRange(xAxis->range().lower - 0.5, xAxis->range().upper + 0.5);  // whole markers at the ends
+        xAxis->setRange(xAxis->range().lower - 0.5, xAxis->range().upper + 0.5);  // whole bars at the ends
         yAxis->setRange(0, top * 1.15);
     }
 }
