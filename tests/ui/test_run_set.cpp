@@ -163,6 +163,9 @@ private slots:
         QCOMPARE(plot.graph(0)->dataCount(), 5);
         QCOMPARE(plot.graph(1)->dataCount(), 3);
         QCOMPARE(plot.energyJoules(), 80.0);  // the selected run (host): 20 W for 4 s
+        // Finished without an energy summary: each run's joules integrated from its samples.
+        QCOMPARE(plot.title(), QString("Power per device: host 80.00 J (integrated from the samples), "
+                                       "pool:2 400.00 J (integrated from the samples)"));
         m_runs->select("b");
         plot.refresh(*m_runs);
         QCOMPARE(plot.energyJoules(), 400.0);  // 200 W for 2 s
@@ -173,9 +176,16 @@ private slots:
         ui::ClustersPlot plot;
         plot.refresh(*m_runs);
         QCOMPARE(plot.pointCount(), 7);
+        QVERIFY2(plot.title().startsWith("Clusters of host on the first two"), qPrintable(plot.title()));
         m_runs->select("b");
         plot.refresh(*m_runs);
         QCOMPARE(plot.pointCount(), 11);
+        QVERIFY2(plot.title().startsWith("Clusters of pool:2 on"), qPrintable(plot.title()));
+        // Alone again, the run needs no name: the title is the single-run one.
+        QVERIFY(m_runs->remove("a"));
+        plot.refresh(*m_runs);
+        QCOMPARE(plot.pointCount(), 11);
+        QVERIFY2(plot.title().startsWith("Clusters on the first two"), qPrintable(plot.title()));
     }
 
     void runningAndFinishedRunsCoexist()

@@ -40,9 +40,11 @@ void ClustersPlot::refresh(const RunSet& runs)
     const RunSeries* run = runs.selected();
     const QString runId = run ? run->id() : QString();
     const int version = run ? run->projectionVersion() : -1;
-    if (m_drawnRun == runId && m_drawnVersion == version) return;
+    const bool beside = runs.size() > 1;
+    if (m_drawnRun == runId && m_drawnVersion == version && m_drawnBeside == beside) return;
     m_drawnRun = runId;
     m_drawnVersion = version;
+    m_drawnBeside = beside;
     const ClusterProjection& p = shown();
 
     clearGraphs();
@@ -74,7 +76,7 @@ void ClustersPlot::refresh(const RunSet& runs)
     }
     if (p.totalRows > 0) {
         // Beside other runs, the title says whose points these are.
-        const QString whose = runs.size() > 1 ? tr("Clusters of %1").arg(run->name()) : tr("Clusters");
+        const QString whose = beside ? tr("Clusters of %1").arg(run->name()) : tr("Clusters");
         setTitle(whose
                  + tr(" on the first two principal components: %1 of %2 rows shown, %3% + %4% of the variance")
                        .arg(p.x.size())

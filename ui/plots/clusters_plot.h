@@ -30,9 +30,11 @@ private:
     const ClusterProjection& shown() const;
 
     const RunSet* m_runs = nullptr;
-    // The run and projection last drawn, so an unchanged one is not redrawn.
+    // The run and projection last drawn, and whether other runs were beside it (the
+    // title names the run then), so an unchanged picture is not redrawn.
     QString m_drawnRun;
     int m_drawnVersion = -1;
+    bool m_drawnBeside = false;
     QCPGraph* m_centroids = nullptr;
 };
 

@@ -26,6 +26,8 @@ public:
     // when the file cannot be written.
     bool exportTo(const QString& path, QString* error = nullptr);
     void copyCsvToClipboard() const;
+    // The title shown above the axes (what the graph says it shows).
+    QString title() const;
     // Ticks on whole numbers only (1, 2, 5, 10, ... apart), for axes that count iterations.
     static void useWholeNumberTicks(QCPAxis* axis);
 
