@@ -52,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
+    m_live = &m_runs.add("live", tr("this run"));
     addTab(new ClustersPlot(m_tabs), tr("Clusters"));
     addTab(new EvolutionPlot(m_tabs), tr("Evolution"));
     addTab(new LatencyPlot(m_tabs), tr("Latency"));
@@ -76,10 +77,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(kRedrawMs);
     connect(m_redraw, &QTimer::timeout, this, &MainWindow::refreshVisible);
-    connect(&m_model, &RunModel::changed, this, [this] {
+    connect(&m_runs, &RunSet::changed, this, [this] {
         if (!m_redraw->isActive()) m_redraw->start();
     });
-    connect(&m_model, &RunModel::runFinished, this, &MainWindow::refreshAll);
+    connect(&m_runs, &RunSet::runFinished, this, &MainWindow::refreshAll);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshVisible);
 
     resize(1280, 800);
@@ -187,14 +188,14 @@ void MainWindow::setRunning(bool running)
 
 void MainWindow::refreshVisible()
 {
-    if (auto* plot = qobject_cast<PlotView*>(m_tabs->currentWidget())) plot->refresh(m_model);
-    m_status->refresh(m_model, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
+    if (auto* plot = qobject_cast<PlotView*>(m_tabs->currentWidget())) plot->refresh(m_runs);
+    m_status->refresh(*m_live, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
 }
 
 void MainWindow::refreshAll()
 {
-    for (PlotView* plot : m_plots) plot->refresh(m_model);
-    m_status->refresh(m_model, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
+    for (PlotView* plot : m_plots) plot->refresh(m_runs);
+    m_status->refresh(*m_live, m_enginePanel->params().algorithm == Algorithm::AdaptGrow);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,13 +1,15 @@
 // The workstation window: docked panels (Data, Engine, Topology; movable, their layout
 // kept between sessions) around a central tab area of graphs, Run and Cancel in the
 // toolbar, run progress in the status bar. It never runs anything: it asks through
-// signals and draws what the RunModel holds, at most at screen rate.
+// signals and draws what its RunSet holds, at most at screen rate. The set starts with
+// the live run, the one Run starts and the status bar follows; other runs join it to
+// be drawn beside it.
 //
 // Adding a tab is addTab(widget, title); adding a panel is addPanel(widget, title):
 // a new file plus one line in the constructor.
 #pragma once
 
-#include "run_model.h"
+#include "run_set.h"
 
 #include <QMainWindow>
 
@@ -41,7 +43,8 @@ public:
     void addTab(QWidget* page, const QString& title);
     QDockWidget* addPanel(QWidget* panel, const QString& title, Qt::DockWidgetArea area = Qt::LeftDockWidgetArea);
 
-    RunModel& model() { return m_model; }
+    RunSet& runs() { return m_runs; }
+    RunSeries& liveRun() { return *m_live; }
     DataPanel& dataPanel() { return *m_dataPanel; }
     EnginePanel& enginePanel() { return *m_enginePanel; }
     TopologyPanel& topologyPanel() { return *m_topologyPanel; }
@@ -80,7 +83,8 @@ private:
     void saveLayout();
     void restoreLayout();
 
-    RunModel m_model;
+    RunSet m_runs;
+    RunSeries* m_live = nullptr;  // a member of m_runs, never removed
     std::shared_ptr<const Dataset> m_dataset;
     QTabWidget* m_tabs = nullptr;
     ErrorBanner* m_errors = nullptr;

@@ -1,13 +1,12 @@
-// What the window knows about the current dataset and run: the iterations reported so
-// far, the power samples, the projection of the points and the final outcome. Fed by
-// the glue through queued signals (UI thread only); the plots read it when they redraw.
+// What a run reports to the window, as values that cross threads in queued signals:
+// the projection of the points, power batches and the final outcome. A RunSeries
+// (run_series.h) collects them for one run; a RunSet (run_set.h) holds the runs shown.
 #pragma once
 
 #include "engine/cluster/params.h"
 #include "engine/telemetry/power_sampler.h"
 
 #include <QMetaType>
-#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -47,50 +46,6 @@ struct RunOutcome {
 struct PowerBatch {
     std::vector<PowerSample> samples;
     QStringList devices;  // "cpu package 0 (estimated)"
-};
-
-class RunModel : public QObject {
-    Q_OBJECT
-public:
-    explicit RunModel(QObject* parent = nullptr);
-
-    // A new run on rows x cols: clears everything from the previous one.
-    void beginRun(std::int64_t rows, int maxIterations);
-    void addIteration(const IterationStats& stats);
-    void addPower(const PowerBatch& batch);
-    void setProjection(const ClusterProjection& projection);
-    void finish(const RunOutcome& outcome);
-
-    bool running() const { return m_running; }
-    bool finished() const { return m_finished; }
-    std::int64_t rows() const { return m_rows; }
-    int maxIterations() const { return m_maxIterations; }
-    const std::vector<IterationStats>& iterations() const { return m_iterations; }
-    const std::vector<PowerSample>& powerSamples() const { return m_power; }
-    const QStringList& powerDevices() const { return m_powerDevices; }
-    const ClusterProjection& projection() const { return m_projection; }
-    // Changes whenever the projection does, so a plot redraws it only then.
-    int projectionVersion() const { return m_projectionVersion; }
-    const RunOutcome& outcome() const { return m_outcome; }
-    // Largest k seen in any iteration (the number of bands in the evolution plot).
-    int maxK() const { return m_maxK; }
-
-signals:
-    void changed();  // something new to draw; the window coalesces these to screen rate
-    void runFinished();
-
-private:
-    std::int64_t m_rows = 0;
-    int m_maxIterations = 0;
-    bool m_running = false;
-    bool m_finished = false;
-    int m_maxK = 0;
-    std::vector<IterationStats> m_iterations;
-    std::vector<PowerSample> m_power;
-    QStringList m_powerDevices;
-    ClusterProjection m_projection;
-    int m_projectionVersion = 0;
-    RunOutcome m_outcome;
 };
 
 }  // namespace clusterdesk::ui

@@ -1,6 +1,6 @@
 #include "run_status.h"
 
-#include "run_model.h"
+#include "run_series.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -36,7 +36,7 @@ QString RunStatus::text() const
     return m_label->text();
 }
 
-void RunStatus::refresh(const RunModel& model, bool adaptGrow)
+void RunStatus::refresh(const RunSeries& model, bool adaptGrow)
 {
     const auto& its = model.iterations();
     const int n = static_cast<int>(its.size());

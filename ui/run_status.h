@@ -10,15 +10,15 @@ class QProgressBar;
 
 namespace clusterdesk::ui {
 
-class RunModel;
+class RunSeries;
 
 class RunStatus : public QWidget {
     Q_OBJECT
 public:
     explicit RunStatus(QWidget* parent = nullptr);
 
-    // Called at screen rate with the model's state.
-    void refresh(const RunModel& model, bool adaptGrow);
+    // Called at screen rate with the live run's state.
+    void refresh(const RunSeries& model, bool adaptGrow);
     void startClock();
     QString text() const;
 

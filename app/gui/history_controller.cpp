@@ -173,7 +173,7 @@ void HistoryController::refresh()
 
 void HistoryController::showRun(const QString& runId)
 {
-    if (m_window.model().running()) {
+    if (m_window.liveRun().running()) {
         m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
         return;
     }
@@ -184,11 +184,11 @@ void HistoryController::showRun(const QString& runId)
         record->labels = {};  // the window needs only the projection
         post([this, runId, record, projection = std::move(projection), why] {
             m_view->lineage().showRun(record->info, record->lineage);
-            if (m_window.model().running()) {
+            if (m_window.liveRun().running()) {
                 m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
                 return;
             }
-            replayRun(m_window.model(), *record, projection);
+            replayRun(m_window.liveRun(), *record, projection);
             m_window.refreshAll();
             QString detail = tr("Run %1 (%2, %3 iterations) loaded from the store.")
                                  .arg(shortId(record->info.id), QString::fromStdString(store::toString(record->info.status)))
@@ -206,7 +206,7 @@ void HistoryController::showRun(const QString& runId)
 
 void HistoryController::rerun(const QString& runId)
 {
-    if (m_window.model().running()) {
+    if (m_window.liveRun().running()) {
         m_view->setDetail(tr("A run is in progress: re-run %1 when it has ended.").arg(runId.left(8)));
         return;
     }
@@ -245,20 +245,27 @@ void HistoryController::deleteRun(const QString& runId)
 void HistoryController::compare(const QString& first, const QString& second)
 {
     onStore(tr("Cannot compare %1 with %2").arg(first.left(8), second.left(8)), [this, first, second](store::RunStore& s) {
-        const store::RunRecord a = s.loadRun(first.toStdString());
-        const store::RunRecord b = s.loadRun(second.toStdString());
+        auto a = std::make_shared<store::RunRecord>(s.loadRun(first.toStdString()));
+        auto b = std::make_shared<store::RunRecord>(s.loadRun(second.toStdString()));
         std::optional<double> ari;
         QString why;
-        if (a.labels.empty() || b.labels.empty())
-            why = tr("run %1 has no stored labels").arg(shortId((a.labels.empty() ? a : b).info.id));
-        else if (a.labels.size() != b.labels.size())
-            why = tr("they labelled different numbers of rows (%1 and %2)").arg(a.labels.size()).arg(b.labels.size());
+        if (a->labels.empty() || b->labels.empty())
+            why = tr("run %1 has no stored labels").arg(shortId((a->labels.empty() ? *a : *b).info.id));
+        else if (a->labels.size() != b->labels.size())
+            why = tr("they labelled different numbers of rows (%1 and %2)").arg(a->labels.size()).arg(b->labels.size());
         else
-            ari = adjustedRandIndex(a.labels, b.labels);
-        s.addEdge({"run", a.info.id, "run", b.info.id, "compared_with", ""});
-        post([this, first, second, infoA = a.info, infoB = b.info, ari, why] {
+            ari = adjustedRandIndex(a->labels, b->labels);
+        s.addEdge({"run", a->info.id, "run", b->info.id, "compared_with", ""});
+        a->labels = {};  // the window needs only the iterations and telemetry
+        b->labels = {};
+        post([this, first, second, a, b, ari, why] {
             if (!m_compare) m_compare = new ui::CompareDialog(&m_window);
-            m_compare->showRuns(infoA, infoB, ari, why);
+            // The dialog's graph overlays the two stored runs, named as its table's columns.
+            ui::RunSet& runs = m_compare->runs();
+            while (runs.size() > 0) runs.remove(runs.at(0).id());
+            replayRun(runs.add("first", tr("run %1").arg(shortId(a->info.id))), *a, std::nullopt);
+            replayRun(runs.add("second", tr("run %1").arg(shortId(b->info.id))), *b, std::nullopt);
+            m_compare->showRuns(a->info, b->info, ari, why);
             m_compare->show();
             m_compare->raise();
             emit compared(first, second);

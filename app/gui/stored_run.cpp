@@ -53,14 +53,14 @@ ui::PowerBatch powerOf(const store::RunRecord& record)
     return batch;
 }
 
-void replayRun(ui::RunModel& model, const store::RunRecord& record, const std::optional<ui::ClusterProjection>& projection)
+void replayRun(ui::RunSeries& run, const store::RunRecord& record, const std::optional<ui::ClusterProjection>& projection)
 {
     const int maxIterations = std::max<int>(static_cast<int>(record.iterations.size()), 1);
-    model.beginRun(record.dataset.rows, maxIterations);
-    for (const IterationStats& stats : record.iterations) model.addIteration(stats);
-    model.addPower(powerOf(record));
-    if (projection) model.setProjection(*projection);
-    model.finish(outcomeOf(record));
+    run.beginRun(record.dataset.rows, maxIterations);
+    for (const IterationStats& stats : record.iterations) run.addIteration(stats);
+    run.addPower(powerOf(record));
+    if (projection) run.setProjection(*projection);
+    run.finish(outcomeOf(record));
 }
 
 }  // namespace clusterdesk::gui

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "engine/store/run_store.h"
-#include "ui/run_model.h"
+#include "ui/run_series.h"
 
 #include <optional>
 
@@ -16,7 +16,7 @@ ui::RunOutcome outcomeOf(const store::RunRecord& record);
 // Its telemetry rows as power samples, devices numbered in order of first appearance.
 ui::PowerBatch powerOf(const store::RunRecord& record);
 
-// Replaces what the model holds with the record; no projection leaves Clusters empty.
-void replayRun(ui::RunModel& model, const store::RunRecord& record, const std::optional<ui::ClusterProjection>& projection);
+// Replaces what the run holds with the record; no projection leaves Clusters empty.
+void replayRun(ui::RunSeries& run, const store::RunRecord& record, const std::optional<ui::ClusterProjection>& projection);
 
 }  // namespace clusterdesk::gui

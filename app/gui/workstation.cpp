@@ -145,13 +145,14 @@ void Workstation::wireRun()
     connect(&w, &ui::MainWindow::runRequested, this, &Workstation::startRun);
     connect(&w, &ui::MainWindow::cancelRequested, this, &Workstation::cancelRun);
     connect(&w, &ui::MainWindow::closing, this, &Workstation::cancelRun);
-    connect(m_controller, &RunController::iterationDone, &w.model(), &ui::RunModel::addIteration);
-    connect(m_controller, &RunController::powerSampled, &w.model(), &ui::RunModel::addPower);
-    connect(m_controller, &RunController::projected, &w.model(), &ui::RunModel::setProjection);
+    // The controller runs one job at a time: all it reports belongs to the live run.
+    connect(m_controller, &RunController::iterationDone, &w.liveRun(), &ui::RunSeries::addIteration);
+    connect(m_controller, &RunController::powerSampled, &w.liveRun(), &ui::RunSeries::addPower);
+    connect(m_controller, &RunController::projected, &w.liveRun(), &ui::RunSeries::setProjection);
     connect(m_controller, &RunController::finished, this, [this](const ui::RunOutcome& outcome) {
         m_running = false;
         m_window->setRunning(false);
-        m_window->model().finish(outcome);
+        m_window->liveRun().finish(outcome);
         if (!outcome.error.isEmpty()) m_window->showError(outcome.error);
         emit runFinished(outcome);
     });
@@ -187,7 +188,8 @@ void Workstation::startRun()
     m_running = true;
     m_window->errorBanner().hide();
     m_window->setRunning(true);
-    m_window->model().beginRun(job.data->rows, job.params.maxIterations);
+    m_window->liveRun().setName(job.topology);  // "host", "cuda:0,1", "pool:..."
+    m_window->liveRun().beginRun(job.data->rows, job.params.maxIterations);
     m_controller->resetCancel();
     QMetaObject::invokeMethod(m_controller, [controller = m_controller, job] { controller->run(job); });
 }

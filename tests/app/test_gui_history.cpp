@@ -1,10 +1,10 @@
 // The History tab and Lineage view against a real run store in a temporary folder:
 // runs from the window are recorded and listed, a selected run's graphs come back from
 // the store, re-run adds a run with a `rerun` edge the Lineage view shows, compare
-// shows the ARI between two runs' labels, delete asks first and leaves a tombstone,
-// a run recorded by clusterdesk-cli in the same file appears after a refresh, and a run
-// on a file that changed since says why its Clusters graph cannot be shown; a cancelled
-// run is recorded cancelled.
+// shows the ARI between two runs' labels and overlays their inertia curves, delete
+// asks first and leaves a tombstone, a run recorded by clusterdesk-cli in the same file
+// appears after a refresh, and a run on a file that changed since says why its
+// Clusters graph cannot be shown; a cancelled run is recorded cancelled.
 // One window for the whole suite: each step builds on the runs the previous made.
 #include "cli_runner.h"
 #include "gui_test_support.h"
@@ -92,8 +92,8 @@ private slots:
     void selectingRunLoadsGraphsFromStore()
     {
         // Empty the graphs first, so what they show after the selection came from the store.
-        m_station->window().model().beginRun(0, 1);
-        m_station->window().model().finish({});
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
         QCOMPARE(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount(), 0);
         QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
         QVERIFY(view().selectRun(m_first));
@@ -162,6 +162,16 @@ private slots:
         // Exact mode: the re-run reproduced the labels, so they agree completely.
         QCOMPARE(dialog->ariText(), QString("ARI between the labels: 1.0000"));
         QVERIFY(dialog->table().rowCount() > 10);
+        // Its graph overlays both runs' inertia, every stored iteration of each.
+        const ui::EvolutionPlot& evolution = dialog->evolution();
+        QCOMPARE(evolution.runInertiaCount(), 2);
+        for (const QString& id : {m_first, m_second}) {
+            const QString name = "run " + id.left(8);
+            const store::RunRecord record = store::RunStore(m_db.toStdString()).loadRun(id.toStdString());
+            const int r = evolution.runInertia(0)->name() == name ? 0 : 1;
+            QCOMPARE(evolution.runInertia(r)->name(), name);
+            QCOMPARE(evolution.runInertia(r)->dataCount(), int(record.iterations.size()));
+        }
         const auto edges = store::RunStore(m_db.toStdString()).lineage(m_first.toStdString());
         QVERIFY(std::any_of(edges.begin(), edges.end(), [](const store::LineageEdge& e) { return e.relation == "compared_with"; }));
         dialog->close();
@@ -223,8 +233,8 @@ private slots:
         QVERIFY(writePoints(path, 2.0));
         // The window's own copy of the old content would still do: replace it.
         QVERIFY(test::loadDemo(*m_station, kDemo));
-        m_station->window().model().beginRun(0, 1);
-        m_station->window().model().finish({});
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
         QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
         QVERIFY(view().selectRun(QString::fromStdString(run.id)));
         QVERIFY(loaded.wait(30000));
@@ -241,7 +251,7 @@ private slots:
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
         QVERIFY(waitRefreshed([&] {
             m_station->window().runAction()->trigger();
-            QTRY_VERIFY_WITH_TIMEOUT(m_station->window().model().iterations().size() >= 2, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(m_station->window().liveRun().iterations().size() >= 2, 60000);
             m_station->window().cancelAction()->trigger();
             QVERIFY(finished.wait(30000));
         }));

@@ -211,7 +211,7 @@ private slots:
         station.window().refreshAll();
 
         const int iterations = outcome->iterations;
-        QCOMPARE(int(station.window().model().iterations().size()), iterations);
+        QCOMPARE(int(station.window().liveRun().iterations().size()), iterations);
         auto* evolution = station.window().findChild<ui::EvolutionPlot*>();
         QVERIFY(evolution);
         QCOMPARE(evolution->kGraph()->dataCount(), iterations);
@@ -353,7 +353,7 @@ private:
         QVERIFY(test::prepareEndlessRun(station, "blobs:n=100000,d=8,k=32,spread=4", 32));
         choosePool(station, 2);
         station.window().runAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(station.window().liveRun().iterations().size() >= 2, 60000);
     }
 
     // Selects the pool in the Topology panel: N local ranks with this build's worker.

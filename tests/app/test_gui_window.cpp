@@ -119,7 +119,7 @@ private slots:
         QVERIFY(test::prepareEndlessRun(station, "blobs:n=200000,d=8,k=64,spread=4", 64));
         QSignalSpy finished(&station, &Workstation::runFinished);
         station.window().runAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(station.window().liveRun().iterations().size() >= 2, 60000);
         QVERIFY(station.window().cancelAction()->isEnabled());
         station.window().cancelAction()->trigger();
         QVERIFY(finished.wait(30000));
@@ -130,7 +130,7 @@ private slots:
         const int atCancel = station.controller().iterationAtCancel();
         QVERIFY(atCancel >= 2);
         QVERIFY2(outcome.iterations <= atCancel + 2, qPrintable(QString("%1 iterations, cancel at %2").arg(outcome.iterations).arg(atCancel)));
-        QCOMPARE(int(station.window().model().iterations().size()), outcome.iterations);
+        QCOMPARE(int(station.window().liveRun().iterations().size()), outcome.iterations);
         QVERIFY(station.window().runStatus().text().contains("Cancelled"));
         // The window is usable again.
         QVERIFY(station.window().runAction()->isEnabled());
@@ -232,7 +232,7 @@ private slots:
             station.window().show();
             QVERIFY(test::prepareEndlessRun(station, "blobs:n=200000,d=8,k=64,spread=4", 64));
             station.window().runAction()->trigger();
-            QTRY_VERIFY_WITH_TIMEOUT(station.window().model().iterations().size() >= 1, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(station.window().liveRun().iterations().size() >= 1, 60000);
             closing.start();
             station.window().close();
         }  // the Workstation joins its threads here

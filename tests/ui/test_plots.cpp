@@ -1,9 +1,9 @@
-// The graphs on their own: a real k-means run (on this thread, no window) feeds a
-// RunModel; each graph must draw exactly what the run reported and export it.
+// The graphs on their own: a real k-means run (on this thread, no window) feeds the one
+// run of a RunSet; each graph must draw exactly what the run reported and export it.
 #include "ui/plots/evolution_plot.h"
 #include "ui/plots/latency_plot.h"
 #include "ui/plots/power_plot.h"
-#include "ui/run_model.h"
+#include "ui/run_set.h"
 
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
@@ -26,9 +26,10 @@ private slots:
         const Dataset data = makeDemo("blobs:n=5000,d=4,k=5,seed=3");
         KMeansParams params;
         params.k = 5;
-        m_model.beginRun(data.rows, params.maxIterations);
+        ui::RunSeries& run = m_runs.add("run", "host");
+        run.beginRun(data.rows, params.maxIterations);
         RunControl control;
-        control.onIteration = [this](const IterationStats& s) { m_model.addIteration(s); };
+        control.onIteration = [&run](const IterationStats& s) { run.addIteration(s); };
         const RunReport report = runClustering(data, params, parseTopology("host"), 1, control);
         ui::RunOutcome outcome;
         outcome.iterations = report.result.iterations;
@@ -37,8 +38,8 @@ private slots:
         ui::PowerBatch power;
         power.devices << "cpu package 0 (measured)";
         power.samples = {{0.0, 0, 20.0, PowerKind::Measured}, {1.0, 0, 20.0, PowerKind::Measured}};
-        m_model.addPower(power);
-        m_model.finish(outcome);
+        run.addPower(power);
+        run.finish(outcome);
         m_iterations = report.result.iterations;
         QVERIFY(m_iterations >= 2);
     }
@@ -46,21 +47,21 @@ private slots:
     void evolutionStacksSizesToRowCount()
     {
         ui::EvolutionPlot plot;
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         QCOMPARE(plot.sizeBandCount(), 5);
         QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
         QCPGraph* top = plot.sizeBand(4);
         QCOMPARE(top->dataCount(), m_iterations);
         for (auto it = top->data()->constBegin(); it != top->data()->constEnd(); ++it) QCOMPARE(it->value, 5000.0);
         // Drawing again (a live update) replaces, never appends.
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
     }
 
     void latencyHasOneBarPerIterationAndPhase()
     {
         ui::LatencyPlot plot;
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         QCOMPARE(plot.assignBars()->dataCount(), m_iterations);
         QCOMPARE(plot.reduceBars()->dataCount(), m_iterations);
         QVERIFY(plot.percentiles().p99 >= plot.percentiles().p50);
@@ -72,7 +73,7 @@ private slots:
     void powerIntegratesEnergy()
     {
         ui::PowerPlot plot;
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         QCOMPARE(plot.graphCount(), 1);
         QCOMPARE(plot.graph(0)->name(), QString("cpu package 0 (measured)"));
         // The outcome carries no summary here, so the trace is integrated: 20 W x 1 s.
@@ -85,7 +86,7 @@ private slots:
         QTemporaryDir dir;
         ui::LatencyPlot plot;
         plot.resize(640, 400);
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         for (const char* name : {"latency.png", "latency.pdf", "latency.svg"}) {
             QString error;
             QVERIFY2(plot.exportTo(dir.filePath(name), &error), qPrintable(error));
@@ -104,7 +105,7 @@ private slots:
     void copiesDataAsCsv()
     {
         ui::EvolutionPlot plot;
-        plot.refresh(m_model);
+        plot.refresh(m_runs);
         plot.copyCsvToClipboard();
         const QString text = QApplication::clipboard()->text();
         QVERIFY(text.startsWith("iteration,round,k,inertia,size_0,"));
@@ -112,7 +113,7 @@ private slots:
     }
 
 private:
-    ui::RunModel m_model;
+    ui::RunSet m_runs;
     int m_iterations = 0;
 };
 

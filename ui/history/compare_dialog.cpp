@@ -1,5 +1,7 @@
 #include "compare_dialog.h"
 
+#include "../plots/evolution_plot.h"
+
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -51,9 +53,12 @@ CompareDialog::CompareDialog(QWidget* parent)
     m_table = new QTableWidget(this);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_evolution = new EvolutionPlot(this);
+    m_evolution->setMinimumHeight(260);
     layout->addWidget(m_ari);
-    layout->addWidget(m_table);
-    resize(640, 560);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_evolution, 1);
+    resize(720, 820);
 }
 
 QString CompareDialog::ariText() const
@@ -113,6 +118,7 @@ void CompareDialog::showRuns(const store::RunInfo& a, const store::RunInfo& b, s
         m_table->setItem(i, 0, ia);
         m_table->setItem(i, 1, ib);
     }
+    m_evolution->refresh(m_runs);
 }
 
 }  // namespace clusterdesk::ui

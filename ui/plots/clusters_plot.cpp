@@ -1,6 +1,6 @@
 #include "clusters_plot.h"
 
-#include "../run_model.h"
+#include "../run_set.h"
 #include "cluster_palette.h"
 
 #include <QToolTip>
@@ -27,12 +27,25 @@ ClustersPlot::ClustersPlot(QWidget* parent)
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) { showPointUnder(event->pos()); });
 }
 
-void ClustersPlot::refresh(const RunModel& model)
+const ClusterProjection& ClustersPlot::shown() const
 {
-    m_model = &model;
-    const ClusterProjection& p = model.projection();
-    if (m_drawnVersion == model.projectionVersion()) return;
-    m_drawnVersion = model.projectionVersion();
+    static const ClusterProjection kNothing;
+    const RunSeries* run = m_runs ? m_runs->selected() : nullptr;
+    return run ? run->projection() : kNothing;
+}
+
+void ClustersPlot::refresh(const RunSet& runs)
+{
+    m_runs = &runs;
+    const RunSeries* run = runs.selected();
+    const QString runId = run ? run->id() : QString();
+    const int version = run ? run->projectionVersion() : -1;
+    const bool beside = runs.size() > 1;
+    if (m_drawnRun == runId && m_drawnVersion == version && m_drawnBeside == beside) return;
+    m_drawnRun = runId;
+    m_drawnVersion = version;
+    m_drawnBeside = beside;
+    const ClusterProjection& p = shown();
 
     clearGraphs();
     m_centroids = nullptr;
@@ -62,11 +75,14 @@ void ClustersPlot::refresh(const RunModel& model)
                              QVector<double>(p.centroidY.begin(), p.centroidY.end()));
     }
     if (p.totalRows > 0) {
-        setTitle(tr("Clusters on the first two principal components: %1 of %2 rows shown, %3% + %4% of the variance")
-                     .arg(p.x.size())
-                     .arg(p.totalRows)
-                     .arg(100 * p.explained[0], 0, 'f', 1)
-                     .arg(100 * p.explained[1], 0, 'f', 1));
+        // Beside other runs, the title says whose points these are.
+        const QString whose = beside ? tr("Clusters of %1").arg(run->name()) : tr("Clusters");
+        setTitle(whose
+                 + tr(" on the first two principal components: %1 of %2 rows shown, %3% + %4% of the variance")
+                       .arg(p.x.size())
+                       .arg(p.totalRows)
+                       .arg(100 * p.explained[0], 0, 'f', 1)
+                       .arg(100 * p.explained[1], 0, 'f', 1));
     }
     if (rescaleUnlessZoomed()) {  // a margin, so points at the edges are whole
         xAxis->scaleRange(1.08);
@@ -91,8 +107,7 @@ int ClustersPlot::centroidCount() const
 QString ClustersPlot::csv() const
 {
     QString out = "pc1,pc2,cluster,row,name\n";
-    if (!m_model) return out;
-    const ClusterProjection& p = m_model->projection();
+    const ClusterProjection& p = shown();
     for (std::size_t i = 0; i < p.x.size(); ++i) {
         const QString name = i < static_cast<std::size_t>(p.names.size()) ? p.names[static_cast<qsizetype>(i)] : QString();
         out += QString("%1,%2,%3,%4,%5\n").arg(p.x[i], 0, 'g', 9).arg(p.y[i], 0, 'g', 9).arg(p.cluster[i]).arg(p.row[i]).arg(name);
@@ -102,8 +117,7 @@ QString ClustersPlot::csv() const
 
 void ClustersPlot::showPointUnder(const QPoint& pos)
 {
-    if (!m_model) return;
-    const ClusterProjection& p = m_model->projection();
+    const ClusterProjection& p = shown();
     constexpr double kPickPixels = 6;
     double best = kPickPixels * kPickPixels;
     std::size_t pick = p.x.size();

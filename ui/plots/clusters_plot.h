@@ -1,5 +1,6 @@
-// Clusters: the points on their first two principal components, one colour per
-// cluster, centroids marked; hovering a point names its row (or asset) and cluster.
+// Clusters: the selected run's points on their first two principal components, one
+// colour per cluster, centroids marked; hovering a point names its row (or asset) and
+// cluster. One run's points at a time: several would hide each other.
 #pragma once
 
 #include "plot_view.h"
@@ -8,12 +9,14 @@
 
 namespace clusterdesk::ui {
 
+struct ClusterProjection;
+
 class ClustersPlot : public PlotView {
     Q_OBJECT
 public:
     explicit ClustersPlot(QWidget* parent = nullptr);
 
-    void refresh(const RunModel& model) override;
+    void refresh(const RunSet& runs) override;
     QString csv() const override;
 
     // Points drawn (the projection's sample) and centroids drawn.
@@ -23,8 +26,15 @@ public:
 private:
     void showPointUnder(const QPoint& pos);
 
-    const RunModel* m_model = nullptr;
-    int m_drawnVersion = -1;  // the projection last drawn, so an unchanged one is not redrawn
+    // The projection drawn: nothing, or the selected run's.
+    const ClusterProjection& shown() const;
+
+    const RunSet* m_runs = nullptr;
+    // The run and projection last drawn, and whether other runs were beside it (the
+    // title names the run then), so an unchanged picture is not redrawn.
+    QString m_drawnRun;
+    int m_drawnVersion = -1;
+    bool m_drawnBeside = false;
     QCPGraph* m_centroids = nullptr;
 };
 

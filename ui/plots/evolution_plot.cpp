@@ -1,12 +1,19 @@
 #include "evolution_plot.h"
 
-#include "../run_model.h"
+#include "../run_set.h"
 #include "cluster_palette.h"
+
+#include <algorithm>
 
 namespace clusterdesk::ui {
 namespace {
 
 constexpr int kLegendBands = 8;
+
+QString inertiaLabel()
+{
+    return QObject::tr("inertia (sum of squared distances, data units^2)");
+}
 
 }  // namespace
 
@@ -17,12 +24,12 @@ EvolutionPlot::EvolutionPlot(QWidget* parent)
     setTitle(tr("Cluster sizes per iteration"));
     xAxis->setLabel(tr("iteration"));
     useWholeNumberTicks(xAxis);
-    yAxis->setLabel(tr("rows per cluster (stacked)"));
     yAxis2->setVisible(true);
     yAxis2->setLabel(tr("k (clusters)"));
     m_inertiaAxis = axisRect()->addAxis(QCPAxis::atRight);
-    m_inertiaAxis->setLabel(tr("inertia (sum of squared distances, data units^2)"));
+    m_inertiaAxis->setLabel(inertiaLabel());
     m_inertiaAxis->setNumberFormat("gb");
+    showSizes(true);
     // Bands, k and inertia make a long legend: it goes below the graph, in rows.
     placeLegendBelow(6);
 }
@@ -32,15 +39,39 @@ QCPGraph* EvolutionPlot::sizeBand(int c) const
     return c >= 0 && c < sizeBandCount() ? m_bands[static_cast<std::size_t>(c)] : nullptr;
 }
 
-void EvolutionPlot::refresh(const RunModel& model)
+QCPGraph* EvolutionPlot::runInertia(int i) const
 {
-    m_model = &model;
-    const auto& its = model.iterations();
-    const int bands = model.maxK();
+    return i >= 0 && i < runInertiaCount() ? m_runInertia[static_cast<std::size_t>(i)] : nullptr;
+}
+
+void EvolutionPlot::refresh(const RunSet& runs)
+{
+    m_runs = &runs;
     clearGraphs();
     clearItems();
     m_bands.clear();
+    m_k = nullptr;
+    m_inertia = nullptr;
+    m_runInertia.clear();
     m_eventMarks = 0;
+    showSizes(runs.size() == 1);
+    if (runs.size() == 1) drawSizes(runs.at(0));
+    else drawInertiaPerRun(runs);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// One run has room for its cluster sizes (left axis); several share the left axis for
+// their inertia, so each curve is read against one scale.
+void EvolutionPlot::showSizes(bool sizes)
+{
+    yAxis->setLabel(sizes ? tr("rows per cluster (stacked)") : inertiaLabel());
+    m_inertiaAxis->setVisible(sizes);
+}
+
+void EvolutionPlot::drawSizes(const RunSeries& run)
+{
+    const auto& its = run.iterations();
+    const int bands = run.maxK();
 
     const qsizetype n = static_cast<qsizetype>(its.size());
     QVector<double> x(n), k(n), inertia(n), stacked(n, 0.0);
@@ -95,7 +126,7 @@ void EvolutionPlot::refresh(const RunModel& model)
         label->setBrush(QColor(255, 255, 255, 200));
         ++m_eventMarks;
     }
-    if (n > 0 && model.finished()) {
+    if (n > 0 && run.finished()) {
         setTitle(tr("Cluster sizes per iteration: %1 iterations, k=%2, inertia %3")
                      .arg(n)
                      .arg(its.back().k)
@@ -105,24 +136,73 @@ void EvolutionPlot::refresh(const RunModel& model)
     }
     if (rescaleUnlessZoomed() && n > 0) {
         yAxis->setRangeLower(0);
-        yAxis2->setRange(0, model.maxK() * 1.1 + 1);
+        yAxis2->setRange(0, run.maxK() * 1.1 + 1);
     }
-    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void EvolutionPlot::drawInertiaPerRun(const RunSet& runs)
+{
+    int maxK = 0;
+    for (int r = 0; r < runs.size(); ++r) {
+        const RunSeries& run = runs.at(r);
+        const auto& its = run.iterations();
+        QVector<double> x, k, inertia;
+        for (const IterationStats& s : its) {
+            x << s.iteration;
+            k << s.k;
+            inertia << s.inertia;
+        }
+        const QColor colour = clusterColor(r);
+        QCPGraph* curve = addGraph();
+        curve->setName(run.name());
+        curve->setPen(QPen(colour, 2));
+        curve->setData(x, inertia, true);
+        m_runInertia.push_back(curve);
+        QCPGraph* steps = addGraph(xAxis, yAxis2);
+        steps->setPen(QPen(colour, 1, Qt::DotLine));
+        steps->setLineStyle(QCPGraph::lsStepLeft);
+        steps->setData(x, k, true);
+        steps->removeFromLegend();  // the run's colour is named once, by its inertia curve
+        maxK = std::max(maxK, run.maxK());
+    }
+    setTitle(runs.size() == 0 ? tr("Inertia per iteration: no runs")
+                              : tr("Inertia (solid) and k (dotted steps) per iteration: %1 runs").arg(runs.size()));
+    if (rescaleUnlessZoomed() && maxK > 0) {
+        yAxis->setRangeLower(0);
+        yAxis2->setRange(0, maxK * 1.1 + 1);
+    }
 }
 
 QString EvolutionPlot::csv() const
 {
+    if (m_runs && m_runs->size() == 1) return sizesCsv(m_runs->at(0));
+    if (m_runs) return inertiaPerRunCsv(*m_runs);
+    return "iteration,round,k,inertia\n";
+}
+
+QString EvolutionPlot::sizesCsv(const RunSeries& run) const
+{
     QString out = "iteration,round,k,inertia";
-    if (!m_model) return out + "\n";
-    const int bands = m_model->maxK();
+    const int bands = run.maxK();
     for (int c = 0; c < bands; ++c) out += QString(",size_%1").arg(c);
     out += ",event\n";
-    for (const IterationStats& s : m_model->iterations()) {
+    for (const IterationStats& s : run.iterations()) {
         out += QString("%1,%2,%3,%4").arg(s.iteration).arg(s.round).arg(s.k).arg(s.inertia, 0, 'g', 12);
         for (int c = 0; c < bands; ++c)
             out += "," + QString::number(static_cast<std::size_t>(c) < s.sizes.size() ? s.sizes[static_cast<std::size_t>(c)] : 0);
         out += "," + QString::fromStdString(s.event) + "\n";
     }
+    return out;
+}
+
+QString EvolutionPlot::inertiaPerRunCsv(const RunSet& runs) const
+{
+    QString out = "run,iteration,round,k,inertia,event\n";
+    for (int r = 0; r < runs.size(); ++r)
+        for (const IterationStats& s : runs.at(r).iterations())
+            out += runs.at(r).name()
+                   + QString(",%1,%2,%3,%4,").arg(s.iteration).arg(s.round).arg(s.k).arg(s.inertia, 0, 'g', 12)
+                   + QString::fromStdString(s.event) + "\n";
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "latency_plot.h"
 
-#include "../run_model.h"
+#include "../run_set.h"
+#include "cluster_palette.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,11 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& colour)
     bars->setWidthType(QCPBars::wtPlotCoords);
     bars->setWidth(0.8);
     return bars;
+}
+
+double totalMs(const IterationStats& s)
+{
+    return s.assignMs + s.updateMs + s.reduceMs;
 }
 
 // Nearest-rank percentile of sorted values.
@@ -57,12 +63,46 @@ LatencyPlot::LatencyPlot(QWidget* parent)
         m_labels[i]->setVisible(false);
     }
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_runGroup = new QCPBarsGroup(this);
+    m_runGroup->setSpacingType(QCPBarsGroup::stPlotCoords);
+    m_runGroup->setSpacing(0.02);
 }
 
-void LatencyPlot::refresh(const RunModel& model)
+void LatencyPlot::refresh(const RunSet& runs)
 {
-    m_model = &model;
-    const auto& its = model.iterations();
+    m_runs = &runs;
+    for (const PhaseBars& bars : m_runBars)
+        for (QCPBars* phase : {bars.reduce, bars.update, bars.assign}) removePlottable(phase);  // top first
+    m_runBars.clear();
+    showPhases(runs.size() == 1);
+    if (runs.size() == 1) drawPhases(runs.at(0));
+    else drawPhasesPerRun(runs);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Stacked phases of several runs would hide each other: they show for one run only.
+void LatencyPlot::showPhases(bool phases)
+{
+    for (QCPBars* bars : {m_assign, m_update, m_reduce}) {
+        bars->setVisible(phases);
+        if (phases) bars->addToLegend();
+        else {
+            bars->data()->clear();
+            bars->removeFromLegend();
+        }
+    }
+    if (phases) return;
+    m_rankReduce.update({});
+    m_percentiles = {};
+    for (int i = 0; i < 3; ++i) {
+        m_lines[i]->setVisible(false);
+        m_labels[i]->setVisible(false);
+    }
+}
+
+void LatencyPlot::drawPhases(const RunSeries& run)
+{
+    const auto& its = run.iterations();
     const qsizetype n = static_cast<qsizetype>(its.size());
     QVector<double> x(n), assign(n), update(n), reduce(n);
     std::vector<double> totals(static_cast<std::size_t>(n));
@@ -72,7 +112,7 @@ void LatencyPlot::refresh(const RunModel& model)
         assign[i] = s.assignMs;
         update[i] = s.updateMs;
         reduce[i] = s.reduceMs;
-        totals[static_cast<std::size_t>(i)] = s.assignMs + s.updateMs + s.reduceMs;
+        totals[static_cast<std::size_t>(i)] = totalMs(s);
     }
     m_assign->setData(x, assign, true);
     m_update->setData(x, update, true);
@@ -101,22 +141,70 @@ void LatencyPlot::refresh(const RunModel& model)
         xAxis->setRange(x.front() - 1, x.back() + 1);
         yAxis->setRange(0, std::max(m_percentiles.p99, totals.back()) * 1.15);
     }
-    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyPlot::drawPhasesPerRun(const RunSet& runs)
+{
+    const double width = 0.8 / std::max(runs.size(), 1);
+    double top = 0;
+    QStringList medians;
+    for (int r = 0; r < runs.size(); ++r) {
+        const RunSeries& run = runs.at(r);
+        QVector<double> x, assign, update, reduce;
+        std::vector<double> totals;
+        for (const IterationStats& s : run.iterations()) {
+            x << s.iteration;
+            assign << s.assignMs;
+            update << s.updateMs;
+            reduce << s.reduceMs;
+            totals.push_back(totalMs(s));
+        }
+        const QColor colour = clusterColor(r);
+        PhaseBars bars{makeBars(this, run.name(), colour), makeBars(this, QString(), colour.lighter(140)),
+                       makeBars(this, QString(), colour.lighter(175))};
+        bars.update->moveAbove(bars.assign);
+        bars.reduce->moveAbove(bars.update);
+        for (QCPBars* phase : {bars.assign, bars.update, bars.reduce}) {
+            phase->setWidth(width);
+            phase->setBarsGroup(m_runGroup);
+        }
+        bars.update->removeFromLegend();  // the run is named once, by its bottom phase
+        bars.reduce->removeFromLegend();
+        bars.assign->setData(x, assign, true);
+        bars.update->setData(x, update, true);
+        bars.reduce->setData(x, reduce, true);
+        m_runBars.push_back(bars);
+        std::sort(totals.begin(), totals.end());
+        if (!totals.empty()) {
+            top = std::max(top, totals.back());
+            medians << run.name() + tr(" %1 ms").arg(percentile(totals, 50), 0, 'f', 2);
+        }
+    }
+    setTitle(medians.isEmpty() ? tr("Time per iteration by phase")
+                               : tr("Time per iteration by phase (dark to light: assign, update, reduce), p50: %1").arg(medians.join(", ")));
+    if (rescaleUnlessZoomed() && top > 0) {
+        xAxis->setRange(xAxis->range().lower - 0.5, xAxis->range().upper + 0.5);  // whole bars at the ends
+        yAxis->setRange(0, top * 1.15);
+    }
 }
 
 QString LatencyPlot::csv() const
 {
-    QString out = "iteration,round,assign_ms,update_ms,reduce_ms,total_ms" + m_rankReduce.csvHeader() + "\n";
-    if (!m_model) return out;
-    for (const IterationStats& s : m_model->iterations())
-        out += QString("%1,%2,%3,%4,%5,%6%7\n")
-                   .arg(s.iteration)
-                   .arg(s.round)
-                   .arg(s.assignMs, 0, 'g', 9)
-                   .arg(s.updateMs, 0, 'g', 9)
-                   .arg(s.reduceMs, 0, 'g', 9)
-                   .arg(s.assignMs + s.updateMs + s.reduceMs, 0, 'g', 9)
-                   .arg(m_rankReduce.csvValues(s));
+    // One run: its rows, with per-rank reduce columns; several: a leading run column.
+    const bool several = m_runs && m_runs->size() != 1;
+    QString out = QString(several ? "run," : "") + "iteration,round,assign_ms,update_ms,reduce_ms,total_ms" + m_rankReduce.csvHeader() + "\n";
+    if (!m_runs) return out;
+    for (int r = 0; r < m_runs->size(); ++r)
+        for (const IterationStats& s : m_runs->at(r).iterations())
+            out += (several ? m_runs->at(r).name() + "," : QString())
+                   + QString("%1,%2,%3,%4,%5,%6%7\n")
+                         .arg(s.iteration)
+                         .arg(s.round)
+                         .arg(s.assignMs, 0, 'g', 9)
+                         .arg(s.updateMs, 0, 'g', 9)
+                         .arg(s.reduceMs, 0, 'g', 9)
+                         .arg(totalMs(s), 0, 'g', 9)
+                         .arg(m_rankReduce.csvValues(s));
     return out;
 }
 

@@ -65,6 +65,11 @@ void PlotView::setTitle(const QString& title)
     m_title->setText(title);
 }
 
+QString PlotView::title() const
+{
+    return m_title->text();
+}
+
 bool PlotView::rescaleUnlessZoomed()
 {
     if (m_userZoomed) return false;

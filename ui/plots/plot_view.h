@@ -1,7 +1,7 @@
 // What every graph of the workstation shares: zoom and pan with the mouse, a legend,
 // and a context menu that exports the picture (PNG, PDF, SVG) or copies the plotted
-// numbers to the clipboard as CSV. A graph derives from it and says how to draw a
-// RunModel and how to write its data as CSV.
+// numbers to the clipboard as CSV. A graph derives from it and says how to draw the
+// runs of a RunSet and how to write its data as CSV.
 #pragma once
 
 #include <qcustomplot.h>
@@ -10,15 +10,15 @@
 
 namespace clusterdesk::ui {
 
-class RunModel;
+class RunSet;
 
 class PlotView : public QCustomPlot {
     Q_OBJECT
 public:
     explicit PlotView(QWidget* parent = nullptr);
 
-    // Redraws from the model (called at most at screen rate by the window).
-    virtual void refresh(const RunModel& model) = 0;
+    // Redraws from the runs (called at most at screen rate by the window).
+    virtual void refresh(const RunSet& runs) = 0;
     // The plotted numbers, one header line then one line per point.
     virtual QString csv() const = 0;
 
@@ -26,6 +26,8 @@ public:
     // when the file cannot be written.
     bool exportTo(const QString& path, QString* error = nullptr);
     void copyCsvToClipboard() const;
+    // The title shown above the axes (what the graph says it shows).
+    QString title() const;
     // Ticks on whole numbers only (1, 2, 5, 10, ... apart), for axes that count iterations.
     static void useWholeNumberTicks(QCPAxis* axis);
 

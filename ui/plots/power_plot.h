@@ -1,5 +1,6 @@
 // Power: watts over time per device, each series labelled measured or estimated, with
-// the run's energy in joules and the points clustered per joule.
+// the run's energy in joules and the points clustered per joule. Several runs side by
+// side: every run's devices, named "run: device", and each run's energy in the title.
 #pragma once
 
 #include "plot_view.h"
@@ -11,15 +12,16 @@ class PowerPlot : public PlotView {
 public:
     explicit PowerPlot(QWidget* parent = nullptr);
 
-    void refresh(const RunModel& model) override;
+    void refresh(const RunSet& runs) override;
     QString csv() const override;
 
-    // Joules of the whole run once it finished; while it runs, integrated so far.
+    // Of the selected run: joules of the whole run once it finished; while it runs,
+    // integrated so far.
     double energyJoules() const { return m_energyJ; }
     double pointsPerJoule() const { return m_pointsPerJoule; }
 
 private:
-    const RunModel* m_model = nullptr;
+    const RunSet* m_runs = nullptr;
     double m_energyJ = 0;
     double m_pointsPerJoule = 0;
 };

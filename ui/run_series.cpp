@@ -1,15 +1,23 @@
-#include "run_model.h"
+#include "run_series.h"
 
 #include <algorithm>
 
 namespace clusterdesk::ui {
 
-RunModel::RunModel(QObject* parent)
+RunSeries::RunSeries(const QString& id, const QString& name, QObject* parent)
     : QObject(parent)
+    , m_id(id)
+    , m_name(name)
 {
 }
 
-void RunModel::beginRun(std::int64_t rows, int maxIterations)
+void RunSeries::setName(const QString& name)
+{
+    m_name = name;
+    emit changed();
+}
+
+void RunSeries::beginRun(std::int64_t rows, int maxIterations)
 {
     m_rows = rows;
     m_maxIterations = maxIterations;
@@ -25,28 +33,28 @@ void RunModel::beginRun(std::int64_t rows, int maxIterations)
     emit changed();
 }
 
-void RunModel::addIteration(const IterationStats& stats)
+void RunSeries::addIteration(const IterationStats& stats)
 {
     m_maxK = std::max(m_maxK, stats.k);
     m_iterations.push_back(stats);
     emit changed();
 }
 
-void RunModel::addPower(const PowerBatch& batch)
+void RunSeries::addPower(const PowerBatch& batch)
 {
     if (!batch.devices.isEmpty()) m_powerDevices = batch.devices;
     m_power.insert(m_power.end(), batch.samples.begin(), batch.samples.end());
     emit changed();
 }
 
-void RunModel::setProjection(const ClusterProjection& projection)
+void RunSeries::setProjection(const ClusterProjection& projection)
 {
     m_projection = projection;
     ++m_projectionVersion;
     emit changed();
 }
 
-void RunModel::finish(const RunOutcome& outcome)
+void RunSeries::finish(const RunOutcome& outcome)
 {
     m_outcome = outcome;
     m_running = false;
