@@ -153,7 +153,8 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--source" || option == "--layout") {
             if (!o.sourceName.empty()) throw UsageError("give one of --source and --layout");
             o.sourceName = value();
-            if (option == "--layout") o.sourceName = parseChoice<std::string>(option, o.sourceName, {{"matrix", "csv"}, {"prices", "prices"}, {"ticks", "ticks"}});
+            // --layout matrix is settled once the file is known (run_command.cpp).
+            if (option == "--layout") o.sourceName = parseChoice<std::string>(option, o.sourceName, {{"matrix", "matrix"}, {"prices", "prices"}, {"ticks", "ticks"}});
         }
         else if (option == "--window") o.sourceOptions["window"] = std::to_string(parsePositive(option, value()));
         else if (option == "--bar") o.sourceOptions["bar"] = std::to_string(parsePositive(option, value()));
@@ -200,9 +201,6 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else throw UsageError("unknown option '" + option + "' (see clusterdesk-cli --help)");
     }
     if (o.dataPath.empty() == o.demoSpec.empty()) throw UsageError("give exactly one of --data PATH or --demo SPEC");
-    // --layout matrix names what the file holds; a .npy file holds a matrix in its own format.
-    const bool npy = o.dataPath.ends_with(".npy") || o.dataPath.ends_with(".NPY");
-    if (o.sourceName == "csv" && npy && std::find(args.begin(), args.end(), "--layout") != args.end()) o.sourceName = "npy";
     // Options that would be silently ignored are refused, so a run never records a
     // setting it did not use.
     auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };

@@ -13,7 +13,7 @@ namespace clusterdesk::cli {
 struct RunOptions {
     std::string dataPath;                // --data
     std::string demoSpec;                // --demo
-    std::string sourceName;              // --source (or --layout): empty = chosen from the file
+    std::string sourceName;              // --source, or --layout ("matrix": any matrix source): empty = chosen from the file
     SourceOptions sourceOptions;         // --window, --bar, --option KEY=VALUE
     std::optional<SourceSpec> recorded;  // a re-run: exactly what the recorded run read (instead of the above)
     KMeansParams params;

@@ -47,8 +47,7 @@ std::string labelsText(const std::vector<std::int32_t>& labels)
 void loadInitialCentroids(RunOptions& options, std::int64_t cols)
 {
     const std::string& path = options.initCentroidsPath;
-    const bool npy = path.ends_with(".npy") || path.ends_with(".NPY");
-    const Dataset centroids = openSource(describeFile(path, npy ? "npy" : "csv"));
+    const Dataset centroids = openSource(describeFile(path, matrixSourceOf(path)));
     if (centroids.cols != cols)
         throw DataError(options.initCentroidsPath, 1, 0, "centroids have " + std::to_string(centroids.cols) +
                                                              " columns but the data has " + std::to_string(cols));
@@ -112,7 +111,8 @@ SourceSpec sourceOf(const RunOptions& o)
 {
     if (o.recorded) return session::reopenableSpec(*o.recorded);
     if (!o.demoSpec.empty()) return describeDemo(o.demoSpec);
-    return describeFile(o.dataPath, o.sourceName, o.sourceOptions);
+    const std::string source = o.sourceName == "matrix" ? matrixSourceOf(o.dataPath) : o.sourceName;
+    return describeFile(o.dataPath, source, o.sourceOptions);
 }
 
 std::string withRunId(const std::string& summaryJson, const std::string& runId)

@@ -25,6 +25,12 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName, 
     return {source.name(), std::filesystem::absolute(path).lexically_normal().string(), std::move(complete)};
 }
 
+std::string matrixSourceOf(const std::string& path)
+{
+    const data::DataSource* binary = data::signatureSource(data::FileHead(path));
+    return binary ? binary->name() : "csv";
+}
+
 SourceSpec describeDemo(const std::string& demoSpec)
 {
     return {"demo", canonicalDemoSpec(demoSpec), {}};

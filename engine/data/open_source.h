@@ -17,6 +17,9 @@ namespace clusterdesk {
 // FILE holds prices"); the spec lists every option with its default filled in and
 // the path made absolute. Throws DataError for a missing or unreadable file.
 SourceSpec describeFile(const std::string& path, const std::string& sourceName = {}, const SourceOptions& options = {});
+// The source that reads the file at path as a matrix: a binary format by its signature
+// (.npy, HDF5), else delimited text ("csv"); what `--layout matrix` names.
+std::string matrixSourceOf(const std::string& path);
 // A generated demo ("market", "blobs:n=1000,k=4"); UsageError for an unknown demo or key.
 SourceSpec describeDemo(const std::string& demoSpec);
 

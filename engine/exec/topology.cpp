@@ -127,7 +127,10 @@ std::string toString(const Topology& topology)
         case Topology::Kind::Shards: return "shards:" + std::to_string(topology.hostShards);
         case Topology::Kind::Cuda: {
             std::string spelling = "cuda:";
-            for (std::size_t i = 0; i < topology.gpus.size(); ++i) spelling += (i ? "," : "") + std::to_string(topology.gpus[i]);
+            for (std::size_t i = 0; i < topology.gpus.size(); ++i) {
+                if (i) spelling += ',';
+                spelling += std::to_string(topology.gpus[i]);
+            }
             return spelling;
         }
         case Topology::Kind::Pool:

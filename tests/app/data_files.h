@@ -1,8 +1,13 @@
 // Small data files of every kind a quant loads, generated in the test (nothing
-// committed): a delimited matrix, a wide prices table, long ticks, a NumPy .npy. The
+// committed): a delimited matrix, a wide prices table, long ticks, a NumPy .npy, an
+// HDF5 dataset (when the build has HDF5). The
 // numbers come from a fixed seed, with cluster (sector) structure, so every run of a
 // test sees the same bytes.
 #pragma once
+
+#ifdef CLUSTERDESK_HAVE_HDF5
+#include <hdf5.h>
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -116,5 +121,22 @@ inline void writeTicksCsv(const std::string& path, int symbols, int sectors, int
         }
     }
 }
+
+#ifdef CLUSTERDESK_HAVE_HDF5
+// One float32 dataset `name` (rows x cols) in a new HDF5 file, as h5py writes it.
+inline bool writeHdf5(const std::string& path, const std::string& name, int rows, int cols, int groups, unsigned seed)
+{
+    const std::vector<float> values = groupedValues(rows, cols, groups, seed);
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0) return false;
+    const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(cols)};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t set = H5Dcreate2(file, name.c_str(), H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const bool written = set >= 0 && H5Dwrite(set, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0;
+    if (set >= 0) H5Dclose(set);
+    H5Sclose(space);
+    return H5Fclose(file) >= 0 && written;
+}
+#endif
 
 }  // namespace clusterdesk::test

@@ -76,6 +76,16 @@ private slots:
         expectPoolEqualsHost({"--data", path("m.npy")});
     }
 
+    void hdf5()
+    {
+#ifndef CLUSTERDESK_HAVE_HDF5
+        QSKIP("built without HDF5 (libhdf5-dev not found): no hdf5 source");
+#else
+        QVERIFY(test::writeHdf5(path("m.h5").toStdString(), "returns", 650, 4, 3, 15));
+        expectPoolEqualsHost({"--data", path("m.h5"), "--option", "dataset=/returns"}, "3");
+#endif
+    }
+
     void demos()
     {
         expectPoolEqualsHost({"--demo", "market:assets=120,sectors=6,days=300"}, "6");
