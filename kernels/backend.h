@@ -46,9 +46,6 @@ public:
     virtual void columnMaxAbs(ResidentShard& shard, std::span<float> out) = 0;
     // Squared L2 norm of every row (out has rows entries).
     virtual void rowNorms(ResidentShard& shard, std::span<float> out) = 0;
-    // Z-scores every row of a host matrix in place (mean 0, population sd 1; constant
-    // rows become 0). Works on host memory: loaders call it before any shard exists.
-    virtual void zscoreRows(std::span<float> rows, std::int64_t cols) = 0;
 
     // Nearest of k centroids (k x cols, row-major) for every row; stores label and
     // squared distance. Never materialises the rows x k matrix.

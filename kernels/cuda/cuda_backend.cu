@@ -430,22 +430,6 @@ public:
         finish();
     }
 
-    void zscoreRows(std::span<float> rows, Index cols) override
-    {
-        if (cols <= 0) throw std::invalid_argument("zscoreRows: cols must be positive (cols=" + std::to_string(cols) + ")");
-        const Index rowCount = static_cast<Index>(rows.size()) / cols;
-        if (rowCount == 0) return;
-        const auto cells = static_cast<std::size_t>(rowCount * cols);
-        std::lock_guard lock(mutex);
-        DeviceScope scope(device);
-        DeviceBuffer<float> buffer;
-        buffer.ensure(cells);
-        toDevice(buffer.data(), rows.data(), cells);
-        zscoreRowsOnDevice(buffer.data(), rowCount, cols, stream);
-        toHost(rows.data(), buffer.data(), cells);
-        finish();
-    }
-
     void assign(ResidentShard& s, std::span<const float> centres, int k, Mode mode, Precision precision) override
     {
         CudaShard& shard = own(s);

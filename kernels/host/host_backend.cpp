@@ -172,11 +172,6 @@ public:
         forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, out.data()});
     }
 
-    void zscoreRows(std::span<float> rows, Index cols) override
-    {
-        forEachRow(static_cast<Index>(rows.size()) / cols, detail::ZscoreRow{rows.data(), cols});
-    }
-
     void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
         HostShard& shard = asHost(s);
