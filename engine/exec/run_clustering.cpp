@@ -110,10 +110,10 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
             Communicator* comm = local.get();
             if (tryNccl) {
                 // Collective over the local group: all shards get NCCL or none does.
-                std::string whyNot;
-                auto nccl = NcclCommunicator::join(*local, deviceIndex(topology.shards[static_cast<std::size_t>(rank)]), whyNot);
+                NcclJoin joined = joinNccl(*local, deviceIndex(topology.shards[static_cast<std::size_t>(rank)]), "local threads");
+                auto& nccl = joined.communicator;
                 std::lock_guard lock(failureMutex);
-                if (rank == 0) ncclWhyNot = whyNot;
+                if (rank == 0) report.communicator = joined.description;
                 if (nccl) comm = nccl.get();
                 if (nccl && failure) nccl->abort();  // a shard failed before this one registered
                 ncclRanks[static_cast<std::size_t>(rank)] = std::move(nccl);
@@ -157,7 +157,6 @@ RunReport runClustering(const Dataset& data, const KMeansParams& params, const T
     if (failure) std::rethrow_exception(failure);
 
     report.backend = topology.shards.front().rfind("cuda", 0) == 0 ? "cuda" : "host";
-    if (tryNccl && ncclWhyNot.empty()) report.communicator = "NCCL";
     if (!ncclWhyNot.empty()) report.communicator += " (" + ncclWhyNot + ")";
     std::sort(devices.begin(), devices.end());
     devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
