@@ -44,12 +44,6 @@ void PartialSums::add(const PartialSums& other)
     addInto(fixedDist, other.fixedDist);
 }
 
-void requireExactScales(Mode mode, const FixedPointScales* scales, std::int64_t dims, const char* what)
-{
-    if (mode == Mode::Exact && (scales == nullptr || static_cast<std::int64_t>(scales->perDim.size()) != dims))
-        throw std::invalid_argument(std::string(what) + ": exact mode needs one fixed-point scale per dimension");
-}
-
 std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo)
 {
     const auto count = static_cast<std::int64_t>(rows.size()) / cols;

@@ -72,9 +72,6 @@ struct CentroidMotion {
     std::vector<float> otherShift;  // k: the largest move among the other centroids
 };
 
-// Throws std::invalid_argument naming `what` when exact mode lacks one scale per dimension.
-void requireExactScales(Mode mode, const FixedPointScales* scales, std::int64_t dims, const char* what);
-
 // Squared L2 norm of each row of a host matrix (the RowNorm functor's arithmetic),
 // zero-padded to padTo entries when that is larger.
 std::vector<float> squaredNorms(std::span<const float> rows, std::int64_t cols, std::size_t padTo = 0);

@@ -529,28 +529,6 @@ struct RowNorm {
     }
 };
 
-// Z-scores row i in place: mean and population variance in double, in index order.
-struct ZscoreRow {
-    float* x;
-    std::int64_t d;
-
-    CD_HD void operator()(std::int64_t i) const
-    {
-        float* xi = x + i * d;
-        double mean = 0.0;
-        for (std::int64_t j = 0; j < d; ++j) mean += xi[j];
-        mean /= static_cast<double>(d);
-        double var = 0.0;
-        for (std::int64_t j = 0; j < d; ++j) {
-            const double t = xi[j] - mean;
-            var += t * t;
-        }
-        var /= static_cast<double>(d);
-        const double inv = var > 0.0 ? 1.0 / sqrt(var) : 0.0;
-        for (std::int64_t j = 0; j < d; ++j) xi[j] = static_cast<float>((xi[j] - mean) * inv);
-    }
-};
-
 // Sampling weight of row i: its stored squared distance in fixed point.
 struct FixedWeight {
     const float* dist;

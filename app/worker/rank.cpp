@@ -244,18 +244,8 @@ int runJob(const std::string& jobPath)
 
     // 5. GPU ranks exchange their sums over NCCL, bootstrapped through MPI, when every
     // rank can (join is collective and all-or-none); otherwise over MPI, saying why.
-    std::unique_ptr<NcclCommunicator> nccl;
-    std::string communicator = "MPI";
-    if (device >= 0 && comm.size() > 1) {
-        std::string whyNot;
-        nccl = NcclCommunicator::join(comm, device, whyNot);
-        if (nccl) {
-            comm.route(*nccl);
-            communicator = "NCCL over MPI";
-        } else {
-            communicator += " (NCCL not used: " + whyNot + ")";
-        }
-    }
+    const NcclJoin nccl = joinNccl(comm, device, "MPI");
+    if (nccl.communicator) comm.route(*nccl.communicator);
 
     // 6. The run. A failure here may leave other ranks inside a collective, so it
     // aborts the whole job.
@@ -264,7 +254,7 @@ int runJob(const std::string& jobPath)
         if (rank == 0) control.onIteration = [](const IterationStats& s) { emit(iterationLine(s)); };
         control.cancel = &g_cancel;
         const ClusterResult result = runShard(data, job.params, *backend, comm, control);
-        if (rank == 0) emit(resultLine(result, communicator));
+        if (rank == 0) emit(resultLine(result, nccl.description));
     } catch (...) {
         const Failure f = describe(std::current_exception());
         report(rank, f);

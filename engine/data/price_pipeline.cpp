@@ -1,7 +1,7 @@
 #include "price_pipeline.h"
 
 #include "engine/core/error.h"
-#include "kernels/host/host_backend.h"
+#include "kernels/zscore_rows.h"
 #include "source_options.h"
 #include "text_cells.h"
 
@@ -185,7 +185,7 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
         for (std::int64_t j = 1; j < window && constant; ++j) constant = row[j] == row[0];
         if (constant) flat.push_back(out.rowNames[r]);
     }
-    clusterdesk::kernels::createHostBackend()->zscoreRows(out.values, out.cols);
+    clusterdesk::kernels::zscoreRows(out.values, out.cols);
     if (!flat.empty()) {
         notes.push_back(std::to_string(flat.size()) + (flat.size() == 1 ? " asset has" : " assets have") +
                         " constant returns over the window; their rows are all "

@@ -73,10 +73,10 @@ RunReport LocalExecutor::execute(const Dataset& data, const KMeansParams& params
             Communicator* comm = local.get();
             if (tryNccl) {
                 // Collective over the local group: all shards get NCCL or none does.
-                std::string whyNot;
-                auto nccl = NcclCommunicator::join(*local, topology.gpus[static_cast<std::size_t>(rank)], whyNot);
+                NcclJoin joined = joinNccl(*local, topology.gpus[static_cast<std::size_t>(rank)], "local threads");
+                auto& nccl = joined.communicator;
                 std::lock_guard lock(failureMutex);
-                if (rank == 0) ncclWhyNot = whyNot;
+                if (rank == 0) report.communicator = joined.description;
                 if (nccl) comm = nccl.get();
                 if (nccl && failure) nccl->abort();  // a shard failed before this one registered
                 ncclRanks[static_cast<std::size_t>(rank)] = std::move(nccl);
@@ -120,7 +120,6 @@ RunReport LocalExecutor::execute(const Dataset& data, const KMeansParams& params
     if (failure) std::rethrow_exception(failure);
 
     report.backend = topology.onGpus() ? "cuda" : "host";
-    if (tryNccl && ncclWhyNot.empty()) report.communicator = "NCCL";
     if (!ncclWhyNot.empty()) report.communicator += " (" + ncclWhyNot + ")";
     std::sort(devices.begin(), devices.end());
     devices.erase(std::unique(devices.begin(), devices.end()), devices.end());

@@ -93,6 +93,16 @@ std::unique_ptr<NcclCommunicator> NcclCommunicator::join(Communicator& bootstrap
     return std::make_unique<NcclCommunicator>(std::move(rank));
 }
 
+NcclJoin joinNccl(Communicator& bootstrap, int device, const std::string& bootstrapName)
+{
+    NcclJoin out{nullptr, bootstrapName};
+    if (device < 0 || bootstrap.size() < 2) return out;
+    std::string whyNot;
+    out.communicator = NcclCommunicator::join(bootstrap, device, whyNot);
+    out.description = out.communicator ? "NCCL over " + bootstrapName : bootstrapName + " (NCCL not used: " + whyNot + ")";
+    return out;
+}
+
 NcclCommunicator::NcclCommunicator(std::unique_ptr<kernels::NcclRank> rank) : m_rank(std::move(rank)) {}
 
 NcclCommunicator::~NcclCommunicator() = default;

@@ -52,4 +52,17 @@ private:
     std::unique_ptr<kernels::NcclRank> m_rank;
 };
 
+// What a rank's collectives run on after joinNccl.
+struct NcclJoin {
+    std::unique_ptr<NcclCommunicator> communicator;  // null: they stay on the bootstrap
+    std::string description;  // for reports: "NCCL over MPI", "MPI (NCCL not used: <why>)", "MPI"
+};
+
+// The one way a rank takes NCCL, for the shards of a local cuda:0,1,... run and for
+// pool ranks alike. A rank on GPU `device` (>= 0) with peers joins over `bootstrap`
+// (collective and all-or-none: NcclCommunicator::join); with no GPU (-1) or no peers
+// nothing is tried. Every rank must pass a GPU or every rank -1. bootstrapName names the
+// bootstrap in the description ("MPI", "local threads").
+NcclJoin joinNccl(Communicator& bootstrap, int device, const std::string& bootstrapName);
+
 }  // namespace clusterdesk

@@ -18,7 +18,7 @@ struct RunReport {
     std::string backend;               // "host" or "cuda"
     std::vector<std::string> devices;  // what each distinct device is
     double secondsTotal = 0;           // upload, initialisation, iterations, labels
-    // How the shards combined their sums: "NCCL", "local threads", "MPI" (empty for one
+    // How the shards combined their sums: "NCCL over local threads", "local threads", "MPI" (empty for one
     // shard), with why NCCL was not used where it could have been.
     std::string communicator;
 };

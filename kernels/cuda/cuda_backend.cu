@@ -256,16 +256,7 @@ __global__ void accumulateRows(Row row, Index n, bool useShared, Index groups, b
     }
 }
 
-void requireSize(std::size_t have, std::size_t need, const char* what)
-{
-    if (have < need) {
-        throw std::invalid_argument(std::string(what) + " holds " + std::to_string(have) + " values, needs " +
-                                    std::to_string(need));
-    }
-}
-
 struct CudaShard final : ResidentShard {
-    const void* owner = nullptr;  // the backend that uploaded it
     int device = 0;
     Index rowCount = 0;
     Index colCount = 0;
@@ -279,13 +270,13 @@ struct CudaShard final : ResidentShard {
     DeviceBuffer<__nv_bfloat16> dataBf16;   // on the first BF16 assign
     DeviceBuffer<std::int64_t> scratch;     // prefix sums / kept rows, rows entries
     DeviceBuffer<std::int64_t> searchRows;  // assignBounded: rows left for a full search
-    DeviceBuffer<float> upper;              // Hamerly bounds, from the first assignBounded
+    Index inDoubt = 0;                      // assignBounded: flagged rows, at the start of scratch
+    Index left = 0;                         // assignBounded: rows left, at the start of searchRows
+    DeviceBuffer<float> upper;              // Hamerly bounds, from the first full bounded pass
     DeviceBuffer<float> lower;
     DeviceBuffer<std::uint8_t> needsSearch;
     DeviceBuffer<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
     PartialSums tracked;                      // trackedSums: running per-cluster sums, on the host
-    bool hasChild = false;
-    bool hasBounds = false;  // upper/lower hold Hamerly bounds of the current labels
     bool hasTracked = false;
     bool hasNorms = false;
     bool hasBf16 = false;
@@ -364,16 +355,11 @@ public:
     std::string name() const override { return label; }
     std::string deviceName() const override { return description; }
 
-    std::unique_ptr<ResidentShard> upload(RowsView rows, Index firstGlobalRow) override
+    std::unique_ptr<ResidentShard> uploadImpl(RowsView rows, Index firstGlobalRow) override
     {
-        if (rows.rows < 0 || rows.cols < 0 || (rows.rows > 0 && rows.cols > 0 && rows.data == nullptr)) {
-            throw std::invalid_argument("upload: bad rows view (rows=" + std::to_string(rows.rows) +
-                                        ", cols=" + std::to_string(rows.cols) + ")");
-        }
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         auto shard = std::make_unique<CudaShard>();
-        shard->owner = this;
         shard->device = device;
         shard->rowCount = rows.rows;
         shard->colCount = rows.cols;
@@ -393,12 +379,11 @@ public:
         return shard;
     }
 
-    void columnMaxAbs(ResidentShard& s, std::span<float> out) override
+    void columnMaxAbsImpl(ResidentShard& s, std::span<float> out) override
     {
         CudaShard& shard = own(s);
         const Index n = shard.rowCount;
         const Index d = shard.colCount;
-        requireSize(out.size(), static_cast<std::size_t>(d), "columnMaxAbs: out");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         std::fill(out.begin(), out.end(), 0.f);
@@ -419,10 +404,9 @@ public:
         finish();
     }
 
-    void rowNorms(ResidentShard& s, std::span<float> out) override
+    void rowNormsImpl(ResidentShard& s, std::span<float> out) override
     {
         CudaShard& shard = own(s);
-        requireSize(out.size(), static_cast<std::size_t>(shard.rowCount), "rowNorms: out");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         ensureNorms(shard);
@@ -430,98 +414,112 @@ public:
         finish();
     }
 
-    void zscoreRows(std::span<float> rows, Index cols) override
-    {
-        if (cols <= 0) throw std::invalid_argument("zscoreRows: cols must be positive (cols=" + std::to_string(cols) + ")");
-        const Index rowCount = static_cast<Index>(rows.size()) / cols;
-        if (rowCount == 0) return;
-        const auto cells = static_cast<std::size_t>(rowCount * cols);
-        std::lock_guard lock(mutex);
-        DeviceScope scope(device);
-        DeviceBuffer<float> buffer;
-        buffer.ensure(cells);
-        toDevice(buffer.data(), rows.data(), cells);
-        zscoreRowsOnDevice(buffer.data(), rowCount, cols, stream);
-        toHost(rows.data(), buffer.data(), cells);
-        finish();
-    }
-
-    void assign(ResidentShard& s, std::span<const float> centres, int k, Mode mode, Precision precision) override
+    void assignImpl(ResidentShard& s, std::span<const float> centres, int k, Mode mode, Precision precision) override
     {
         CudaShard& shard = own(s);
-        if (k < 0) throw std::invalid_argument("assign: k must not be negative (k=" + std::to_string(k) + ")");
-        requireSize(centres.size(), static_cast<std::size_t>(k) * static_cast<std::size_t>(shard.colCount),
-                    "assign: centroids");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, false);
         else assignFast(shard, centres, k, precision, false);
-        shard.hasBounds = false;  // labels rewritten without bounds
         finish();
     }
 
-    Index assignBounded(ResidentShard& s, std::span<const float> centres, int k, Mode mode, Precision precision,
-                        const CentroidMotion* motion) override
+    void searchAllBoundedImpl(ResidentShard& s, std::span<const float> centres, int k, Mode mode,
+                              Precision precision) override
     {
         CudaShard& shard = own(s);
-        const Index d = shard.colCount;
-        const auto n = static_cast<std::size_t>(shard.rowCount);
-        const std::size_t cells = static_cast<std::size_t>(std::max(k, 0)) * static_cast<std::size_t>(d);
-        requireSize(centres.size(), cells, "assignBounded: centroids");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
-        shard.upper.ensure(n);
-        shard.lower.ensure(n);
-        Index searched = shard.rowCount;
-        // TF32/BF16 distances err too much for bounds to be trusted: every pass is full.
-        const bool reducedPrecision = mode == Mode::Fast && precision != Precision::FP32;
-        if (!motion || !shard.hasBounds || reducedPrecision) {
-            if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, true);
-            else assignFast(shard, centres, k, precision, true);
-            shard.hasBounds = true;
-        } else if (n > 0) {
-            requireSize(motion->halfGap.size(), static_cast<std::size_t>(k), "assignBounded: halfGap");
-            requireSize(motion->shift.size(), static_cast<std::size_t>(k), "assignBounded: shift");
-            requireSize(motion->otherShift.size(), static_cast<std::size_t>(k), "assignBounded: otherShift");
-            centroids.ensure(cells);
-            toDevice(centroids.data(), centres.data(), cells);
-            halfGap.ensure(static_cast<std::size_t>(k));
-            toDevice(halfGap.data(), motion->halfGap.data(), static_cast<std::size_t>(k));
-            shard.needsSearch.ensure(n);
-            shift.ensure(static_cast<std::size_t>(k));
-            toDevice(shift.data(), motion->shift.data(), static_cast<std::size_t>(k));
-            const float margin = detail::boundsMargin(d);
-            otherShift.ensure(static_cast<std::size_t>(k));
-            toDevice(otherShift.data(), motion->otherShift.data(), static_cast<std::size_t>(k));
-            forEachRow(shard.rowCount, detail::BoundedCheck{shift.data(), halfGap.data(), otherShift.data(), margin,
-                                                            shard.labels.data(), shard.upper.data(), shard.lower.data(),
-                                                            shard.needsSearch.data()});
-            // Flagged rows into scratch, tightened, then the ones still flagged into searchRows.
-            shard.scratch.ensure(n);
-            shard.searchRows.ensure(n);
-            std::int64_t* flaggedFirst = shard.scratch.data();
-            std::int64_t* flaggedEnd = thrust::copy_if(thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount),
-                                                       flaggedFirst, Flagged{shard.needsSearch.data()});
-            const Index flagged = flaggedEnd - flaggedFirst;
-            forEachRow(flagged, detail::TightenBound{shard.data.data(), d, centroids.data(), halfGap.data(), margin,
-                                                     flaggedFirst, flagged, shard.labels.data(), shard.dist.data(),
-                                                     shard.upper.data(), shard.lower.data(), shard.needsSearch.data()});
-            std::int64_t* first = shard.searchRows.data();
-            std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), flaggedFirst, flaggedEnd, first,
-                                                Flagged{shard.needsSearch.data()});
-            searched = end - first;
-            if (searched > 0) assignExact(shard, centres, k, first, searched, true);
-        }
+        shard.upper.ensure(static_cast<std::size_t>(shard.rowCount));
+        shard.lower.ensure(static_cast<std::size_t>(shard.rowCount));
+        if (mode == Mode::Exact) assignExact(shard, centres, k, nullptr, shard.rowCount, true);
+        else assignFast(shard, centres, k, precision, true);
         finish();
-        return searched;
     }
 
-    void refreshDistances(ResidentShard& s, std::span<const float> centres, int k) override
+    // Flagged rows go into the shard's scratch, those still flagged after tightening
+    // into its searchRows.
+    Index flagRowsInDoubtImpl(ResidentShard& s, const CentroidMotion& motion) override
+    {
+        CudaShard& shard = own(s);
+        const auto n = static_cast<std::size_t>(shard.rowCount);
+        const auto k = motion.halfGap.size();
+        shard.inDoubt = 0;
+        if (n == 0) return 0;
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        halfGap.ensure(k);
+        toDevice(halfGap.data(), motion.halfGap.data(), k);
+        shift.ensure(k);
+        toDevice(shift.data(), motion.shift.data(), k);
+        otherShift.ensure(k);
+        toDevice(otherShift.data(), motion.otherShift.data(), k);
+        shard.needsSearch.ensure(n);
+        forEachRow(shard.rowCount, detail::BoundedCheck{shift.data(), halfGap.data(), otherShift.data(),
+                                                        detail::boundsMargin(shard.colCount), shard.labels.data(),
+                                                        shard.upper.data(), shard.lower.data(),
+                                                        shard.needsSearch.data()});
+        shard.scratch.ensure(n);
+        std::int64_t* first = shard.scratch.data();
+        std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount), first,
+                                            Flagged{shard.needsSearch.data()});
+        finish();
+        shard.inDoubt = end - first;
+        return shard.inDoubt;
+    }
+
+    Index tightenRowsInDoubtImpl(ResidentShard& s, std::span<const float> centres,
+                                 const CentroidMotion& motion) override
+    {
+        CudaShard& shard = own(s);
+        shard.left = 0;
+        if (shard.inDoubt == 0) return 0;
+        const Index d = shard.colCount;
+        const auto k = motion.halfGap.size();
+        const std::size_t cells = k * static_cast<std::size_t>(d);
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        centroids.ensure(cells);
+        toDevice(centroids.data(), centres.data(), cells);
+        halfGap.ensure(k);
+        toDevice(halfGap.data(), motion.halfGap.data(), k);
+        std::int64_t* flaggedFirst = shard.scratch.data();
+        std::int64_t* flaggedEnd = flaggedFirst + shard.inDoubt;
+        forEachRow(shard.inDoubt, detail::TightenBound{shard.data.data(), d, centroids.data(), halfGap.data(),
+                                                       detail::boundsMargin(d), flaggedFirst, shard.inDoubt,
+                                                       shard.labels.data(), shard.dist.data(), shard.upper.data(),
+                                                       shard.lower.data(), shard.needsSearch.data()});
+        shard.searchRows.ensure(static_cast<std::size_t>(shard.rowCount));
+        std::int64_t* first = shard.searchRows.data();
+        std::int64_t* end = thrust::copy_if(thrust::cuda::par.on(stream), flaggedFirst, flaggedEnd, first,
+                                            Flagged{shard.needsSearch.data()});
+        finish();
+        shard.left = end - first;
+        return shard.left;
+    }
+
+    // Always the exact search: the left rows are few, and exact distances keep the
+    // bounds sound in either mode.
+    void searchRowsLeftImpl(ResidentShard& s, std::span<const float> centres, int k, Mode, Precision) override
+    {
+        CudaShard& shard = own(s);
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        assignExact(shard, centres, k, shard.searchRows.data(), shard.left, true);
+        finish();
+    }
+
+    // TF32/BF16 distances err too much for bounds to be trusted: every pass is full.
+    bool boundsHoldAt(Mode mode, Precision precision) const override
+    {
+        return mode == Mode::Exact || precision == Precision::FP32;
+    }
+
+    void refreshDistancesImpl(ResidentShard& s, std::span<const float> centres, int k) override
     {
         CudaShard& shard = own(s);
         const Index d = shard.colCount;
-        const std::size_t cells = static_cast<std::size_t>(std::max(k, 0)) * static_cast<std::size_t>(d);
-        requireSize(centres.size(), cells, "refreshDistances: centroids");
+        const std::size_t cells = static_cast<std::size_t>(k) * static_cast<std::size_t>(d);
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         centroids.ensure(cells);
@@ -531,13 +529,11 @@ public:
         finish();
     }
 
-    void assignSplit(ResidentShard& s, std::span<const float> children, int k, Mode) override
+    void assignSplitImpl(ResidentShard& s, std::span<const float> children, int k, Mode) override
     {
         CudaShard& shard = own(s);
         const Index d = shard.colCount;
         const auto n = static_cast<std::size_t>(shard.rowCount);
-        requireSize(children.size(), 2 * static_cast<std::size_t>(std::max(k, 0)) * static_cast<std::size_t>(d),
-                    "assignSplit: children");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         shard.child.ensure(n);
@@ -547,15 +543,12 @@ public:
         forEachRow(shard.rowCount, detail::SplitNearest{shard.data.data(), d, centroids.data(), shard.labels.data(),
                                                         shard.child.data(), shard.childDist.data()});
         finish();
-        shard.hasChild = true;
     }
 
-    void updateNearest(ResidentShard& s, std::span<const float> centres, int firstLabel) override
+    void updateNearestImpl(ResidentShard& s, std::span<const float> centres, int count, int firstLabel) override
     {
         CudaShard& shard = own(s);
         const Index d = shard.colCount;
-        const auto count = static_cast<int>(static_cast<Index>(centres.size()) / std::max<Index>(d, 1));
-        requireSize(centres.size(), static_cast<std::size_t>(d), "updateNearest: centres");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         if (count == 1) {
@@ -566,18 +559,14 @@ public:
         } else {
             assignExact(shard, centres, count, nullptr, shard.rowCount, false, firstLabel);
         }
-        shard.hasBounds = false;  // labels rewritten without bounds
         finish();
     }
 
-    void clusterSums(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode, const FixedPointScales* fixedScales,
+    void clusterSumsImpl(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode, const FixedPointScales* fixedScales,
                      PartialSums& out) override
     {
         CudaShard& shard = own(s);
-        requireExactScales(mode, fixedScales, shard.colCount, "clusterSums");
         const bool split = source == LabelSource::SplitChild;
-        if (split && !shard.hasChild) throw std::logic_error("clusterSums by split child before assignSplit");
-        if (k < 0) throw std::invalid_argument("clusterSums: k must not be negative (k=" + std::to_string(k) + ")");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         const bool coordinates = parts == SumParts::All;
@@ -595,11 +584,10 @@ public:
 
     // The per-call delta is accumulated on the device (same kernel as clusterSums) and
     // added to the running sums kept on the host: k x d values, not rows.
-    void trackedSums(ResidentShard& s, int k, Mode mode, const FixedPointScales* fixedScales, bool restart,
+    void trackedSumsImpl(ResidentShard& s, int k, Mode mode, const FixedPointScales* fixedScales, bool restart,
                      PartialSums& out) override
     {
         CudaShard& shard = own(s);
-        requireExactScales(mode, fixedScales, shard.colCount, "trackedSums");
         const auto n = static_cast<std::size_t>(shard.rowCount);
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
@@ -619,15 +607,11 @@ public:
         out = shard.tracked;
     }
 
-    void projectedSums(ResidentShard& s, std::span<const float> means, std::span<const float> axesIn, int k,
+    void projectedSumsImpl(ResidentShard& s, std::span<const float> means, std::span<const float> axesIn, int k,
                        Mode mode, const FixedPointScales* fixedScales, PartialSums& out) override
     {
         CudaShard& shard = own(s);
-        requireExactScales(mode, fixedScales, shard.colCount, "projectedSums");
-        if (k < 0) throw std::invalid_argument("projectedSums: k must not be negative (k=" + std::to_string(k) + ")");
         const std::size_t cells = static_cast<std::size_t>(k) * static_cast<std::size_t>(shard.colCount);
-        requireSize(means.size(), cells, "projectedSums: means");
-        requireSize(axesIn.size(), cells, "projectedSums: axes");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         out.reset(k, static_cast<int>(shard.colCount), mode);
@@ -641,7 +625,7 @@ public:
                                                       DeviceAdd{}});
     }
 
-    std::int64_t weightTotal(ResidentShard& s, double scale) override
+    std::int64_t weightTotalImpl(ResidentShard& s, double scale) override
     {
         CudaShard& shard = own(s);
         std::lock_guard lock(mutex);
@@ -654,11 +638,10 @@ public:
         return total;
     }
 
-    Index findByPrefix(ResidentShard& s, double scale, std::int64_t target) override
+    Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override
     {
         CudaShard& shard = own(s);
         const Index n = shard.rowCount;
-        if (n == 0) return -1;  // the host's min(0, rows - 1)
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         shard.scratch.ensure(static_cast<std::size_t>(n));
@@ -670,12 +653,11 @@ public:
         return std::min<Index>(it - prefix, n - 1);
     }
 
-    std::vector<Index> oversample(ResidentShard& s, double scale, double factor, std::int64_t total,
+    std::vector<Index> oversampleImpl(ResidentShard& s, double scale, double factor, std::int64_t total,
                                   std::uint64_t seed, std::uint64_t round) override
     {
         CudaShard& shard = own(s);
         const Index n = shard.rowCount;
-        if (n == 0) return {};
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         shard.scratch.ensure(static_cast<std::size_t>(n));
@@ -689,21 +671,12 @@ public:
         return kept;
     }
 
-    void copyRows(ResidentShard& s, std::span<const Index> localRows, std::span<float> out) override
+    void copyRowsImpl(ResidentShard& s, std::span<const Index> localRows, std::span<float> out) override
     {
         CudaShard& shard = own(s);
         const Index d = shard.colCount;
         const std::size_t r = localRows.size();
         const std::size_t cells = r * static_cast<std::size_t>(d);
-        requireSize(out.size(), cells, "copyRows: out");
-        // A bad index would be a device fault that poisons the whole context: refuse it here.
-        for (const Index row : localRows) {
-            if (row < 0 || row >= shard.rowCount) {
-                throw std::out_of_range("copyRows: row " + std::to_string(row) + " is outside the shard (rows=" +
-                                        std::to_string(shard.rowCount) + ")");
-            }
-        }
-        if (cells == 0) return;
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         indices.ensure(r);
@@ -714,22 +687,20 @@ public:
         finish();
     }
 
-    void downloadLabels(ResidentShard& s, std::span<std::int32_t> out) override
+    void downloadLabelsImpl(ResidentShard& s, std::span<std::int32_t> out) override
     {
         CudaShard& shard = own(s);
         const auto n = static_cast<std::size_t>(shard.rowCount);
-        requireSize(out.size(), n, "downloadLabels: out");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         toHost(out.data(), shard.labels.data(), n);
         finish();
     }
 
-    void downloadDistances(ResidentShard& s, std::span<float> out) override
+    void downloadDistancesImpl(ResidentShard& s, std::span<float> out) override
     {
         CudaShard& shard = own(s);
         const auto n = static_cast<std::size_t>(shard.rowCount);
-        requireSize(out.size(), n, "downloadDistances: out");
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
         toHost(out.data(), shard.dist.data(), n);
@@ -737,13 +708,8 @@ public:
     }
 
 private:
-    CudaShard& own(ResidentShard& s) const
-    {
-        auto* shard = dynamic_cast<CudaShard*>(&s);
-        if (shard == nullptr || shard->owner != this)
-            throw std::invalid_argument(label + ": the shard was not uploaded by this backend");
-        return *shard;
-    }
+    // Safe: Backend's public methods refuse shards another backend uploaded.
+    static CudaShard& own(ResidentShard& s) { return static_cast<CudaShard&>(s); }
 
     template <class T>
     void toDevice(T* dst, const T* src, std::size_t count)

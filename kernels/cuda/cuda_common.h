@@ -37,12 +37,6 @@ inline void writeReason(char* reason, std::size_t size, const char* text) noexce
     if (reason != nullptr && size > 0) std::snprintf(reason, size, "%s", text);
 }
 
-// Z-scores rows x cols floats in device memory with detail::ZscoreRow, on stream. Lives in
-// cuda_zscore.cu, which is compiled with --fmad=false: ZscoreRow's variance loop
-// (var += t * t) is an a*b+c that nvcc would otherwise fuse, and the rows it produces
-// feed exact mode, so they must match the host's bit for bit.
-void zscoreRowsOnDevice(float* rows, std::int64_t rowCount, std::int64_t cols, cudaStream_t stream);
-
 }  // namespace clusterdesk::kernels::cuda
 
 #define CD_CUDA_CHECK(expr) ::clusterdesk::kernels::cuda::checkCuda((expr), #expr, __FILE__, __LINE__)

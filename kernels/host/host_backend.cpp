@@ -16,7 +16,6 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,9 +46,10 @@ struct HostShard final : ResidentShard {
     std::vector<std::uint8_t> child;
     std::vector<float> childDist;
     std::vector<float> norms;  // squared row norms, computed on first fast assign
-    std::vector<float> upper;  // Hamerly bounds, from the first assignBounded
+    std::vector<float> upper;  // Hamerly bounds, from the first full bounded pass
     std::vector<float> lower;
     std::vector<std::uint8_t> needsSearch;
+    std::vector<Index> inDoubt;              // assignBounded: flagged rows, then the ones left to search
     std::vector<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
     PartialSums tracked;                     // trackedSums: running per-cluster sums
 
@@ -58,6 +58,7 @@ struct HostShard final : ResidentShard {
     Index firstGlobalRow() const override { return firstRow; }
 };
 
+// Safe: Backend's public methods refuse shards another backend uploaded.
 HostShard& asHost(ResidentShard& shard)
 {
     return static_cast<HostShard&>(shard);
@@ -134,7 +135,7 @@ public:
                host::blasName() + ")";
     }
 
-    std::unique_ptr<ResidentShard> upload(RowsView rows, Index firstGlobalRow) override
+    std::unique_ptr<ResidentShard> uploadImpl(RowsView rows, Index firstGlobalRow) override
     {
         auto shard = std::make_unique<HostShard>();
         shard->data = rows.data;
@@ -146,7 +147,7 @@ public:
         return shard;
     }
 
-    void columnMaxAbs(ResidentShard& s, std::span<float> out) override
+    void columnMaxAbsImpl(ResidentShard& s, std::span<float> out) override
     {
         HostShard& shard = asHost(s);
         const Index d = shard.colCount;
@@ -166,58 +167,64 @@ public:
             for (Index j = 0; j < d; ++j) out[j] = std::max(out[j], partial[t * d + j]);
     }
 
-    void rowNorms(ResidentShard& s, std::span<float> out) override
+    void rowNormsImpl(ResidentShard& s, std::span<float> out) override
     {
         HostShard& shard = asHost(s);
         forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, out.data()});
     }
 
-    void zscoreRows(std::span<float> rows, Index cols) override
-    {
-        forEachRow(static_cast<Index>(rows.size()) / cols, detail::ZscoreRow{rows.data(), cols});
-    }
-
-    void assign(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
+    void assignImpl(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
         HostShard& shard = asHost(s);
         searchRows(shard, centroids, k, mode, {}, {});
-        shard.upper.clear();  // labels rewritten without bounds: the next bounded pass is a full one
     }
 
-    Index assignBounded(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision,
-                        const CentroidMotion* motion) override
+    void searchAllBoundedImpl(ResidentShard& s, std::span<const float> centroids, int k, Mode mode,
+                              Precision) override
     {
         HostShard& shard = asHost(s);
-        const auto n = static_cast<std::size_t>(shard.rowCount);
-        if (!motion || shard.upper.size() != n) {  // no bounds yet, or labels rewritten since
-            shard.upper.resize(n);
-            shard.lower.resize(n);
-            searchRows(shard, centroids, k, mode, {}, {.bounds = true});
-            return shard.rowCount;
-        }
-        shard.needsSearch.resize(n);
-        const float margin = detail::boundsMargin(shard.colCount);
-        forEachRow(shard.rowCount, detail::BoundedCheck{motion->shift.data(), motion->halfGap.data(),
-                                                        motion->otherShift.data(), margin, shard.labels.data(),
-                                                        shard.upper.data(), shard.lower.data(), shard.needsSearch.data()});
-        std::vector<Index> rows = flaggedRows(shard, nullptr);
-        if (2 * static_cast<Index>(rows.size()) > shard.rowCount) {
-            // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
-            searchRows(shard, centroids, k, mode, {}, {.bounds = true});
-            return shard.rowCount;
-        }
-        constexpr int kRows = 8;
-        forEachRow((static_cast<Index>(rows.size()) + kRows - 1) / kRows,
-                   detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(), motion->halfGap.data(), margin,
-                                                rows.data(), static_cast<Index>(rows.size()), shard.labels.data(),
-                                                shard.dist.data(), shard.upper.data(), shard.lower.data(),
-                                                shard.needsSearch.data()});
-        rows = flaggedRows(shard, &rows);
-        if (!rows.empty()) searchRows(shard, centroids, k, mode, rows, {.bounds = true});
-        return static_cast<Index>(rows.size());
+        shard.upper.resize(static_cast<std::size_t>(shard.rowCount));
+        shard.lower.resize(static_cast<std::size_t>(shard.rowCount));
+        searchRows(shard, centroids, k, mode, {}, {.bounds = true});
     }
 
-    void refreshDistances(ResidentShard& s, std::span<const float> centroids, int) override
+    Index flagRowsInDoubtImpl(ResidentShard& s, const CentroidMotion& motion) override
+    {
+        HostShard& shard = asHost(s);
+        shard.needsSearch.resize(static_cast<std::size_t>(shard.rowCount));
+        forEachRow(shard.rowCount, detail::BoundedCheck{motion.shift.data(), motion.halfGap.data(),
+                                                        motion.otherShift.data(), detail::boundsMargin(shard.colCount),
+                                                        shard.labels.data(), shard.upper.data(), shard.lower.data(),
+                                                        shard.needsSearch.data()});
+        shard.inDoubt = flaggedRows(shard, nullptr);
+        return static_cast<Index>(shard.inDoubt.size());
+    }
+
+    Index tightenRowsInDoubtImpl(ResidentShard& s, std::span<const float> centroids,
+                                 const CentroidMotion& motion) override
+    {
+        HostShard& shard = asHost(s);
+        constexpr int kRows = 8;
+        const auto count = static_cast<Index>(shard.inDoubt.size());
+        forEachRow((count + kRows - 1) / kRows,
+                   detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(), motion.halfGap.data(),
+                                                detail::boundsMargin(shard.colCount), shard.inDoubt.data(), count,
+                                                shard.labels.data(), shard.dist.data(), shard.upper.data(),
+                                                shard.lower.data(), shard.needsSearch.data()});
+        shard.inDoubt = flaggedRows(shard, &shard.inDoubt);
+        return static_cast<Index>(shard.inDoubt.size());
+    }
+
+    void searchRowsLeftImpl(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
+    {
+        HostShard& shard = asHost(s);
+        searchRows(shard, centroids, k, mode, shard.inDoubt, {.bounds = true});
+    }
+
+    // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
+    double fullPassShare() const override { return 0.5; }
+
+    void refreshDistancesImpl(ResidentShard& s, std::span<const float> centroids, int) override
     {
         HostShard& shard = asHost(s);
         constexpr int kRows = 8;
@@ -226,7 +233,7 @@ public:
                                                 shard.rowCount, shard.labels.data(), shard.dist.data()});
     }
 
-    void assignSplit(ResidentShard& s, std::span<const float> children, int, Mode) override
+    void assignSplitImpl(ResidentShard& s, std::span<const float> children, int, Mode) override
     {
         HostShard& shard = asHost(s);
         shard.child.resize(static_cast<std::size_t>(shard.rowCount));
@@ -236,10 +243,9 @@ public:
                                                         shard.childDist.data()});
     }
 
-    void updateNearest(ResidentShard& s, std::span<const float> centres, int firstLabel) override
+    void updateNearestImpl(ResidentShard& s, std::span<const float> centres, int count, int firstLabel) override
     {
         HostShard& shard = asHost(s);
-        const auto count = static_cast<int>(static_cast<Index>(centres.size()) / shard.colCount);
         if (count == 1) {
             constexpr int kRows = 8;
             forEachRow((shard.rowCount + kRows - 1) / kRows,
@@ -248,17 +254,13 @@ public:
         } else {
             searchRows(shard, centres, count, Mode::Exact, {}, {.keepNearerFrom = firstLabel});
         }
-        shard.upper.clear();  // labels rewritten without bounds
     }
 
-    void clusterSums(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode,
+    void clusterSumsImpl(ResidentShard& s, LabelSource source, SumParts parts, int k, Mode mode,
                      const FixedPointScales* scales, PartialSums& out) override
     {
         HostShard& shard = asHost(s);
-        requireExactScales(mode, scales, shard.colCount, "clusterSums");
         const bool split = source == LabelSource::SplitChild;
-        if (split && shard.child.size() != static_cast<std::size_t>(shard.rowCount))
-            throw std::logic_error("clusterSums by split child before assignSplit");
         const bool coordinates = parts == SumParts::All;
         out.reset(split ? 2 * k : k, coordinates ? static_cast<int>(shard.colCount) : 0, mode);
         accumulatePrivately(shard.rowCount, mode, scales, out, [&](const detail::SumTarget& target) {
@@ -273,11 +275,10 @@ public:
         });
     }
 
-    void trackedSums(ResidentShard& s, int k, Mode mode, const FixedPointScales* scales, bool restart,
+    void trackedSumsImpl(ResidentShard& s, int k, Mode mode, const FixedPointScales* scales, bool restart,
                      PartialSums& out) override
     {
         HostShard& shard = asHost(s);
-        requireExactScales(mode, scales, shard.colCount, "trackedSums");
         const auto n = static_cast<std::size_t>(shard.rowCount);
         restart = restart || shard.tracked.groups != k || shard.countedUnder.size() != n ||
                   (mode == Mode::Exact) != !shard.tracked.fixedSums.empty();
@@ -295,11 +296,10 @@ public:
         out = shard.tracked;
     }
 
-    void projectedSums(ResidentShard& s, std::span<const float> means, std::span<const float> axes, int k, Mode mode,
+    void projectedSumsImpl(ResidentShard& s, std::span<const float> means, std::span<const float> axes, int k, Mode mode,
                        const FixedPointScales* scales, PartialSums& out) override
     {
         HostShard& shard = asHost(s);
-        requireExactScales(mode, scales, shard.colCount, "projectedSums");
         out.reset(k, static_cast<int>(shard.colCount), mode);
         accumulatePrivately(shard.rowCount, mode, scales, out, [&](const detail::SumTarget& target) {
             return detail::ProjectedSumRow<PlainAdd>{shard.data,  shard.colCount, shard.labels.data(), means.data(),
@@ -307,7 +307,7 @@ public:
         });
     }
 
-    std::int64_t weightTotal(ResidentShard& s, double scale) override
+    std::int64_t weightTotalImpl(ResidentShard& s, double scale) override
     {
         HostShard& shard = asHost(s);
         return thrust::transform_reduce(thrust::omp::par, thrust::counting_iterator<Index>(0),
@@ -316,7 +316,7 @@ public:
                                         thrust::plus<std::int64_t>());
     }
 
-    Index findByPrefix(ResidentShard& s, double scale, std::int64_t target) override
+    Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override
     {
         // One sequential walk that stops at the row: cheaper on a CPU than a parallel
         // scan of every row (the CUDA twin scans), and the same integer prefix.
@@ -330,7 +330,7 @@ public:
         return shard.rowCount - 1;
     }
 
-    std::vector<Index> oversample(ResidentShard& s, double scale, double factor, std::int64_t total,
+    std::vector<Index> oversampleImpl(ResidentShard& s, double scale, double factor, std::int64_t total,
                                   std::uint64_t seed, std::uint64_t round) override
     {
         HostShard& shard = asHost(s);
@@ -343,7 +343,7 @@ public:
         return kept;
     }
 
-    void copyRows(ResidentShard& s, std::span<const Index> localRows, std::span<float> out) override
+    void copyRowsImpl(ResidentShard& s, std::span<const Index> localRows, std::span<float> out) override
     {
         HostShard& shard = asHost(s);
         const Index d = shard.colCount;
@@ -351,13 +351,13 @@ public:
             std::copy_n(shard.data + localRows[r] * d, d, out.data() + static_cast<Index>(r) * d);
     }
 
-    void downloadLabels(ResidentShard& s, std::span<std::int32_t> out) override
+    void downloadLabelsImpl(ResidentShard& s, std::span<std::int32_t> out) override
     {
         HostShard& shard = asHost(s);
         std::copy(shard.labels.begin(), shard.labels.end(), out.begin());
     }
 
-    void downloadDistances(ResidentShard& s, std::span<float> out) override
+    void downloadDistancesImpl(ResidentShard& s, std::span<float> out) override
     {
         HostShard& shard = asHost(s);
         std::copy(shard.dist.begin(), shard.dist.end(), out.begin());
