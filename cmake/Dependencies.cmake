@@ -1,7 +1,7 @@
 # Every dependency comes from Debian's packages or the CUDA toolkit; see
 # scripts/install-deps.sh. A GPU machine has only a compiler, CMake and CUDA, so a
 # Qt-free build needs none of Debian's -dev packages:
-# - the header-only nlohmann-json comes from the system or from
+# - the header-only nlohmann-json and doctest come from the system or from
 #   CLUSTERDESK_CARRIED_HEADERS (a folder scripts/carry-headers.sh fills from here);
 # - SHA-256 uses OpenSSL when found, a plain implementation otherwise;
 # - the run store (SQLite, zlib, OpenSSL's HMAC for its chain) is built only when all
@@ -12,7 +12,7 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 
 set(CLUSTERDESK_CARRIED_HEADERS "" CACHE PATH
-    "Folder with nlohmann/json.hpp, used where the system has none (scripts/carry-headers.sh)")
+    "Folder with nlohmann/json.hpp and doctest/doctest.h, used where the system has none (scripts/carry-headers.sh)")
 # clusterdesk_header_only(TARGET HEADER): an imported target for a header found in the
 # carried folder; fails naming what is missing and how to get it.
 function(clusterdesk_header_only target header)
@@ -28,6 +28,10 @@ endfunction()
 find_package(nlohmann_json 3.10 QUIET)
 if(NOT nlohmann_json_FOUND)
   clusterdesk_header_only(nlohmann_json::nlohmann_json nlohmann/json.hpp)
+endif()
+find_package(doctest QUIET)
+if(NOT doctest_FOUND)
+  clusterdesk_header_only(doctest::doctest doctest/doctest.h)
 endif()
 
 find_package(OpenSSL QUIET COMPONENTS Crypto)

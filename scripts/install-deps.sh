@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build git  # git: the commit recorded with every run (cmake/Version.cmake)
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
+  doctest-dev                      # the engine and kernel test suites
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
   stress-ng                        # scripts/test-under-load.sh
