@@ -34,7 +34,7 @@ struct ExactRunMatchesHostBitForBitRow {
     int algorithm;
 };
 
-std::vector<ExactRunMatchesHostBitForBitRow> ExactRunMatchesHostBitForBitRows()
+std::vector<ExactRunMatchesHostBitForBitRow> exactRunMatchesHostBitForBitRows()
 {
     std::vector<ExactRunMatchesHostBitForBitRow> rows;
     rows.push_back({"kmeans", int(Algorithm::KMeans)});
@@ -47,7 +47,7 @@ std::vector<ExactRunMatchesHostBitForBitRow> ExactRunMatchesHostBitForBitRows()
 TEST_CASE("exactRunMatchesHostBitForBit")
 {
     if (const std::string why = noGpuReason(); !why.empty()) CLUSTERDESK_SKIP(why);
-    for (const ExactRunMatchesHostBitForBitRow& row : ExactRunMatchesHostBitForBitRows()) {
+    for (const ExactRunMatchesHostBitForBitRow& row : exactRunMatchesHostBitForBitRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& algorithm = row.algorithm;
@@ -76,7 +76,7 @@ struct ShardsOnGpusMatchHostBitForBitRow {
     std::string topology;
 };
 
-std::vector<ShardsOnGpusMatchHostBitForBitRow> ShardsOnGpusMatchHostBitForBitRows()
+std::vector<ShardsOnGpusMatchHostBitForBitRow> shardsOnGpusMatchHostBitForBitRows()
 {
     std::vector<ShardsOnGpusMatchHostBitForBitRow> rows;
     // Several shards on GPU 0 (a one-GPU machine's multi-shard path), and one shard
@@ -92,7 +92,7 @@ std::vector<ShardsOnGpusMatchHostBitForBitRow> ShardsOnGpusMatchHostBitForBitRow
 TEST_CASE("shardsOnGpusMatchHostBitForBit")
 {
     if (const std::string why = noGpuReason(); !why.empty()) CLUSTERDESK_SKIP(why);
-    for (const ShardsOnGpusMatchHostBitForBitRow& row : ShardsOnGpusMatchHostBitForBitRows()) {
+    for (const ShardsOnGpusMatchHostBitForBitRow& row : shardsOnGpusMatchHostBitForBitRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& topology = row.topology;
@@ -121,7 +121,7 @@ struct FastRunAgreesWithHostRow {
     int precision;
 };
 
-std::vector<FastRunAgreesWithHostRow> FastRunAgreesWithHostRows()
+std::vector<FastRunAgreesWithHostRow> fastRunAgreesWithHostRows()
 {
     std::vector<FastRunAgreesWithHostRow> rows;
     rows.push_back({"fp32", int(kernels::Precision::FP32)});
@@ -135,7 +135,7 @@ std::vector<FastRunAgreesWithHostRow> FastRunAgreesWithHostRows()
 TEST_CASE("fastRunAgreesWithHost")
 {
     if (const std::string why = noGpuReason(); !why.empty()) CLUSTERDESK_SKIP(why);
-    for (const FastRunAgreesWithHostRow& row : FastRunAgreesWithHostRows()) {
+    for (const FastRunAgreesWithHostRow& row : fastRunAgreesWithHostRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& precision = row.precision;

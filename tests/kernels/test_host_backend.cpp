@@ -18,7 +18,7 @@ struct BoundsSurviveManyTinyMovesRow {
     int mode;
 };
 
-std::vector<BoundsSurviveManyTinyMovesRow> BoundsSurviveManyTinyMovesRows()
+std::vector<BoundsSurviveManyTinyMovesRow> boundsSurviveManyTinyMovesRows()
 {
     std::vector<BoundsSurviveManyTinyMovesRow> rows;
     rows.push_back({"exact", int(Mode::Exact)});
@@ -33,7 +33,7 @@ std::vector<BoundsSurviveManyTinyMovesRow> BoundsSurviveManyTinyMovesRows()
 // nearer. A bounded assignment must notice exactly when a full search (same mode) does.
 TEST_CASE("boundsSurviveManyTinyMoves")
 {
-    for (const BoundsSurviveManyTinyMovesRow& row : BoundsSurviveManyTinyMovesRows()) {
+    for (const BoundsSurviveManyTinyMovesRow& row : boundsSurviveManyTinyMovesRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& mode = row.mode;

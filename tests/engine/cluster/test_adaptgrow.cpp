@@ -21,7 +21,7 @@ struct FindsMarketSectorsRow {
     int mode;
 };
 
-std::vector<FindsMarketSectorsRow> FindsMarketSectorsRows()
+std::vector<FindsMarketSectorsRow> findsMarketSectorsRows()
 {
     std::vector<FindsMarketSectorsRow> rows;
     rows.push_back({"exact", int(kernels::Mode::Exact)});
@@ -33,7 +33,7 @@ std::vector<FindsMarketSectorsRow> FindsMarketSectorsRows()
 
 TEST_CASE("findsMarketSectors")
 {
-    for (const FindsMarketSectorsRow& row : FindsMarketSectorsRows()) {
+    for (const FindsMarketSectorsRow& row : findsMarketSectorsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& mode = row.mode;
@@ -62,7 +62,7 @@ struct FindsPlantedBlobsRow {
     int planted;
 };
 
-std::vector<FindsPlantedBlobsRow> FindsPlantedBlobsRows()
+std::vector<FindsPlantedBlobsRow> findsPlantedBlobsRows()
 {
     std::vector<FindsPlantedBlobsRow> rows;
     rows.push_back({"k=5 d=2", "blobs:n=5000,d=2,k=5,seed=1", 5});
@@ -75,7 +75,7 @@ std::vector<FindsPlantedBlobsRow> FindsPlantedBlobsRows()
 
 TEST_CASE("findsPlantedBlobs")
 {
-    for (const FindsPlantedBlobsRow& row : FindsPlantedBlobsRows()) {
+    for (const FindsPlantedBlobsRow& row : findsPlantedBlobsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;

@@ -44,7 +44,7 @@ struct ExactModeIsBitIdenticalEverywhereRow {
     int init;
 };
 
-std::vector<ExactModeIsBitIdenticalEverywhereRow> ExactModeIsBitIdenticalEverywhereRows()
+std::vector<ExactModeIsBitIdenticalEverywhereRow> exactModeIsBitIdenticalEverywhereRows()
 {
     std::vector<ExactModeIsBitIdenticalEverywhereRow> rows;
     for (int init : {int(InitMethod::KMeansPlusPlus), int(InitMethod::KMeansParallel)}) {
@@ -63,7 +63,7 @@ std::vector<ExactModeIsBitIdenticalEverywhereRow> ExactModeIsBitIdenticalEverywh
 // Reference: one shard, one thread. Labels, centroids and inertia must match bit for bit.
 TEST_CASE("exactModeIsBitIdenticalEverywhere")
 {
-    for (const ExactModeIsBitIdenticalEverywhereRow& row : ExactModeIsBitIdenticalEverywhereRows()) {
+    for (const ExactModeIsBitIdenticalEverywhereRow& row : exactModeIsBitIdenticalEverywhereRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& topology = row.topology;
@@ -197,7 +197,7 @@ struct RejectsImpossibleParametersRow {
     std::string message;
 };
 
-std::vector<RejectsImpossibleParametersRow> RejectsImpossibleParametersRows()
+std::vector<RejectsImpossibleParametersRow> rejectsImpossibleParametersRows()
 {
     std::vector<RejectsImpossibleParametersRow> rows;
     rows.push_back({"k > rows", 200, "host", "k must not exceed the number of rows (k=200, rows=100)"});
@@ -211,7 +211,7 @@ std::vector<RejectsImpossibleParametersRow> RejectsImpossibleParametersRows()
 
 TEST_CASE("rejectsImpossibleParameters")
 {
-    for (const RejectsImpossibleParametersRow& row : RejectsImpossibleParametersRows()) {
+    for (const RejectsImpossibleParametersRow& row : rejectsImpossibleParametersRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& k = row.k;

@@ -171,7 +171,7 @@ struct AdjustedRandIndexKnownRow {
     double expected;
 };
 
-std::vector<AdjustedRandIndexKnownRow> AdjustedRandIndexKnownRows()
+std::vector<AdjustedRandIndexKnownRow> adjustedRandIndexKnownRows()
 {
     std::vector<AdjustedRandIndexKnownRow> rows;
     rows.push_back({"identical", std::vector<int>{0, 0, 1, 1, 2, 2}, std::vector<int>{0, 0, 1, 1, 2, 2}, 1.0});
@@ -194,7 +194,7 @@ std::vector<AdjustedRandIndexKnownRow> AdjustedRandIndexKnownRows()
 
 TEST_CASE("adjustedRandIndexKnown")
 {
-    for (const AdjustedRandIndexKnownRow& row : AdjustedRandIndexKnownRows()) {
+    for (const AdjustedRandIndexKnownRow& row : adjustedRandIndexKnownRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::vector<int>& a = row.a;
@@ -216,7 +216,7 @@ struct NormalizedMutualInformationKnownRow {
     double expected;
 };
 
-std::vector<NormalizedMutualInformationKnownRow> NormalizedMutualInformationKnownRows()
+std::vector<NormalizedMutualInformationKnownRow> normalizedMutualInformationKnownRows()
 {
     std::vector<NormalizedMutualInformationKnownRow> rows;
     rows.push_back({"identical", std::vector<int>{0, 0, 1, 1, 2, 2}, std::vector<int>{0, 0, 1, 1, 2, 2}, 1.0});
@@ -235,7 +235,7 @@ std::vector<NormalizedMutualInformationKnownRow> NormalizedMutualInformationKnow
 
 TEST_CASE("normalizedMutualInformationKnown")
 {
-    for (const NormalizedMutualInformationKnownRow& row : NormalizedMutualInformationKnownRows()) {
+    for (const NormalizedMutualInformationKnownRow& row : normalizedMutualInformationKnownRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::vector<int>& a = row.a;
@@ -256,7 +256,7 @@ struct IndependentLabelingsScoreNearZeroRow {
     int kb;
 };
 
-std::vector<IndependentLabelingsScoreNearZeroRow> IndependentLabelingsScoreNearZeroRows()
+std::vector<IndependentLabelingsScoreNearZeroRow> independentLabelingsScoreNearZeroRows()
 {
     std::vector<IndependentLabelingsScoreNearZeroRow> rows;
     rows.push_back({"2 x 2", 2, 2});
@@ -269,7 +269,7 @@ std::vector<IndependentLabelingsScoreNearZeroRow> IndependentLabelingsScoreNearZ
 
 TEST_CASE("independentLabelingsScoreNearZero")
 {
-    for (const IndependentLabelingsScoreNearZeroRow& row : IndependentLabelingsScoreNearZeroRows()) {
+    for (const IndependentLabelingsScoreNearZeroRow& row : independentLabelingsScoreNearZeroRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& ka = row.ka;
@@ -291,7 +291,7 @@ struct RenamingIsBitExactRow {
     double agree;
 };
 
-std::vector<RenamingIsBitExactRow> RenamingIsBitExactRows()
+std::vector<RenamingIsBitExactRow> renamingIsBitExactRows()
 {
     std::vector<RenamingIsBitExactRow> rows;
     rows.push_back({"few clusters", 4, 3, 0.6});
@@ -305,7 +305,7 @@ std::vector<RenamingIsBitExactRow> RenamingIsBitExactRows()
 // contingency tables) must give the very same bits.
 TEST_CASE("renamingIsBitExact")
 {
-    for (const RenamingIsBitExactRow& row : RenamingIsBitExactRows()) {
+    for (const RenamingIsBitExactRow& row : renamingIsBitExactRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& ka = row.ka;
@@ -333,7 +333,7 @@ struct SilhouetteKnownRow {
     double expected;
 };
 
-std::vector<SilhouetteKnownRow> SilhouetteKnownRows()
+std::vector<SilhouetteKnownRow> silhouetteKnownRows()
 {
     std::vector<SilhouetteKnownRow> rows;
     // a = 1 for every row; b = 10.5, 9.5, 9.5, 10.5.
@@ -354,7 +354,7 @@ std::vector<SilhouetteKnownRow> SilhouetteKnownRows()
 
 TEST_CASE("silhouetteKnown")
 {
-    for (const SilhouetteKnownRow& row : SilhouetteKnownRows()) {
+    for (const SilhouetteKnownRow& row : silhouetteKnownRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::vector<double>& x = row.x;
@@ -466,7 +466,7 @@ struct BicPrefersTrueSplitRow {
     int d;
 };
 
-std::vector<BicPrefersTrueSplitRow> BicPrefersTrueSplitRows()
+std::vector<BicPrefersTrueSplitRow> bicPrefersTrueSplitRows()
 {
     std::vector<BicPrefersTrueSplitRow> rows;
     rows.push_back({"n=200 d=1", 200, 1});
@@ -482,7 +482,7 @@ std::vector<BicPrefersTrueSplitRow> BicPrefersTrueSplitRows()
 // half through its centre: the halves must not score higher than the blob.
 TEST_CASE("bicPrefersTrueSplit")
 {
-    for (const BicPrefersTrueSplitRow& row : BicPrefersTrueSplitRows()) {
+    for (const BicPrefersTrueSplitRow& row : bicPrefersTrueSplitRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& n = row.n;
@@ -524,7 +524,7 @@ struct AgreesWithSklearnAriNmiRow {
     int stride;
 };
 
-std::vector<AgreesWithSklearnAriNmiRow> AgreesWithSklearnAriNmiRows()
+std::vector<AgreesWithSklearnAriNmiRow> agreesWithSklearnAriNmiRows()
 {
     std::vector<AgreesWithSklearnAriNmiRow> rows;
     rows.push_back({"tiny", 7, 3, 3, 0.5, 1});
@@ -540,7 +540,7 @@ std::vector<AgreesWithSklearnAriNmiRow> AgreesWithSklearnAriNmiRows()
 
 TEST_CASE("agreesWithSklearnAriNmi")
 {
-    for (const AgreesWithSklearnAriNmiRow& row : AgreesWithSklearnAriNmiRows()) {
+    for (const AgreesWithSklearnAriNmiRow& row : agreesWithSklearnAriNmiRows()) {
         SUBCASE(row.tag.c_str())
         {
             if (!noSklearnReason().empty()) CLUSTERDESK_SKIP(noSklearnReason());
@@ -583,7 +583,7 @@ struct AgreesWithSklearnSilhouetteRow {
     bool singleton;
 };
 
-std::vector<AgreesWithSklearnSilhouetteRow> AgreesWithSklearnSilhouetteRows()
+std::vector<AgreesWithSklearnSilhouetteRow> agreesWithSklearnSilhouetteRows()
 {
     std::vector<AgreesWithSklearnSilhouetteRow> rows;
     rows.push_back({"2-D, 3 blobs", 500, 2, 3, 5.0, 0.0, false});
@@ -597,7 +597,7 @@ std::vector<AgreesWithSklearnSilhouetteRow> AgreesWithSklearnSilhouetteRows()
 // sklearn's silhouette_score on all rows (no sample_size) against ours with sampleSize >= rows.
 TEST_CASE("agreesWithSklearnSilhouette")
 {
-    for (const AgreesWithSklearnSilhouetteRow& row : AgreesWithSklearnSilhouetteRows()) {
+    for (const AgreesWithSklearnSilhouetteRow& row : agreesWithSklearnSilhouetteRows()) {
         SUBCASE(row.tag.c_str())
         {
             if (!noSklearnReason().empty()) CLUSTERDESK_SKIP(noSklearnReason());

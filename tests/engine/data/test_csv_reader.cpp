@@ -39,7 +39,7 @@ struct DelimiterSniffingRow {
     char delimiter;
 };
 
-std::vector<DelimiterSniffingRow> DelimiterSniffingRows()
+std::vector<DelimiterSniffingRow> delimiterSniffingRows()
 {
     std::vector<DelimiterSniffingRow> rows;
     rows.push_back({"comma", "a,b,c\n1,2,3\n", ','});
@@ -54,7 +54,7 @@ std::vector<DelimiterSniffingRow> DelimiterSniffingRows()
 
 TEST_CASE("delimiterSniffing")
 {
-    for (const DelimiterSniffingRow& row : DelimiterSniffingRows()) {
+    for (const DelimiterSniffingRow& row : delimiterSniffingRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& text = row.text;
@@ -119,7 +119,7 @@ struct BadInputRow {
     std::string fragment;
 };
 
-std::vector<BadInputRow> BadInputRows()
+std::vector<BadInputRow> badInputRows()
 {
     std::vector<BadInputRow> rows;
     rows.push_back({"unterminated quote", std::string("a,b\n1,\"2\n3,4\n"), 2, 3, "unterminated"});
@@ -140,7 +140,7 @@ std::vector<BadInputRow> BadInputRows()
 
 TEST_CASE("badInput")
 {
-    for (const BadInputRow& row : BadInputRows()) {
+    for (const BadInputRow& row : badInputRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;
@@ -174,7 +174,7 @@ struct NumbersRow {
     double value;
 };
 
-std::vector<NumbersRow> NumbersRows()
+std::vector<NumbersRow> numbersRows()
 {
     std::vector<NumbersRow> rows;
     rows.push_back({"int", "42", true, 42.0});
@@ -193,7 +193,7 @@ std::vector<NumbersRow> NumbersRows()
 
 TEST_CASE("numbers")
 {
-    for (const NumbersRow& row : NumbersRows()) {
+    for (const NumbersRow& row : numbersRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& text = row.text;
@@ -223,7 +223,7 @@ struct TimestampsRow {
     std::int64_t micros;
 };
 
-std::vector<TimestampsRow> TimestampsRows()
+std::vector<TimestampsRow> timestampsRows()
 {
     std::vector<TimestampsRow> rows;
     rows.push_back({"date", "2024-01-02", std::int64_t(1704153600) * 1000000});
@@ -249,7 +249,7 @@ std::vector<TimestampsRow> TimestampsRows()
 
 TEST_CASE("timestamps")
 {
-    for (const TimestampsRow& row : TimestampsRows()) {
+    for (const TimestampsRow& row : timestampsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& text = row.text;

@@ -147,7 +147,7 @@ struct DeterminismRow {
     std::string spec;
 };
 
-std::vector<DeterminismRow> DeterminismRows()
+std::vector<DeterminismRow> determinismRows()
 {
     std::vector<DeterminismRow> rows;
     rows.push_back({"market", "market:assets=50,sectors=5,days=120"});
@@ -159,7 +159,7 @@ std::vector<DeterminismRow> DeterminismRows()
 
 TEST_CASE("determinism")
 {
-    for (const DeterminismRow& row : DeterminismRows()) {
+    for (const DeterminismRow& row : determinismRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;
@@ -194,7 +194,7 @@ struct BlobsArePinnedRow {
     std::string hash;
 };
 
-std::vector<BlobsArePinnedRow> BlobsArePinnedRows()
+std::vector<BlobsArePinnedRow> blobsArePinnedRows()
 {
     std::vector<BlobsArePinnedRow> rows;
     rows.push_back({"default", "blobs", "59cf08848e1179b3f700ceb228d8a2927e8d9e77d28d8bdeb3b68756033ac493"});
@@ -210,7 +210,7 @@ std::vector<BlobsArePinnedRow> BlobsArePinnedRows()
 // must give the same bits release after release (these predate the grid placement).
 TEST_CASE("blobsArePinned")
 {
-    for (const BlobsArePinnedRow& row : BlobsArePinnedRows()) {
+    for (const BlobsArePinnedRow& row : blobsArePinnedRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;
@@ -259,7 +259,7 @@ struct BadSpecsRow {
     std::string fragment;
 };
 
-std::vector<BadSpecsRow> BadSpecsRows()
+std::vector<BadSpecsRow> badSpecsRows()
 {
     std::vector<BadSpecsRow> rows;
     rows.push_back({"unknown demo", "nope", "unknown demo 'nope'"});
@@ -286,7 +286,7 @@ std::vector<BadSpecsRow> BadSpecsRows()
 
 TEST_CASE("badSpecs")
 {
-    for (const BadSpecsRow& row : BadSpecsRows()) {
+    for (const BadSpecsRow& row : badSpecsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;

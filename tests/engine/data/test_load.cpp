@@ -21,7 +21,7 @@ struct SniffingRow {
     int layout;
 };
 
-std::vector<SniffingRow> SniffingRows()
+std::vector<SniffingRow> sniffingRows()
 {
     std::vector<SniffingRow> rows;
     rows.push_back({"plain matrix", std::string("1,2\n3,4\n"), int(Layout::Matrix)});
@@ -41,7 +41,7 @@ std::vector<SniffingRow> SniffingRows()
 
 TEST_CASE("sniffing")
 {
-    for (const SniffingRow& row : SniffingRows()) {
+    for (const SniffingRow& row : sniffingRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;
@@ -75,7 +75,7 @@ struct NonRegularFilesAreRefusedRow {
     int layout;
 };
 
-std::vector<NonRegularFilesAreRefusedRow> NonRegularFilesAreRefusedRows()
+std::vector<NonRegularFilesAreRefusedRow> nonRegularFilesAreRefusedRows()
 {
     std::vector<NonRegularFilesAreRefusedRow> rows;
     rows.push_back({"sniffed", -1});
@@ -91,7 +91,7 @@ std::vector<NonRegularFilesAreRefusedRow> NonRegularFilesAreRefusedRows()
 // refuses both before opening them (a hang here is a ctest timeout, not a pass).
 TEST_CASE("nonRegularFilesAreRefused")
 {
-    for (const NonRegularFilesAreRefusedRow& row : NonRegularFilesAreRefusedRows()) {
+    for (const NonRegularFilesAreRefusedRow& row : nonRegularFilesAreRefusedRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& layout = row.layout;
@@ -184,7 +184,7 @@ struct ProgressAndCancelRow {
     int layout;
 };
 
-std::vector<ProgressAndCancelRow> ProgressAndCancelRows()
+std::vector<ProgressAndCancelRow> progressAndCancelRows()
 {
     std::vector<ProgressAndCancelRow> rows;
     rows.push_back({"matrix", int(Layout::Matrix)});
@@ -197,7 +197,7 @@ std::vector<ProgressAndCancelRow> ProgressAndCancelRows()
 
 TEST_CASE("progressAndCancel")
 {
-    for (const ProgressAndCancelRow& row : ProgressAndCancelRows()) {
+    for (const ProgressAndCancelRow& row : progressAndCancelRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& layout = row.layout;

@@ -35,7 +35,7 @@ struct GoodFilesRow {
     std::vector<int> truth;
 };
 
-std::vector<GoodFilesRow> GoodFilesRows()
+std::vector<GoodFilesRow> goodFilesRows()
 {
     std::vector<GoodFilesRow> rows;
     rows.push_back({"no header", std::string("1,2\n3,4\n5,6\n"), 3, 2, std::vector<std::string>{}, std::vector<std::string>{}, std::vector<int>{}});
@@ -60,7 +60,7 @@ std::vector<GoodFilesRow> GoodFilesRows()
 
 TEST_CASE("goodFiles")
 {
-    for (const GoodFilesRow& row : GoodFilesRows()) {
+    for (const GoodFilesRow& row : goodFilesRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;
@@ -117,7 +117,7 @@ struct BadInputRow {
     std::string fragment;
 };
 
-std::vector<BadInputRow> BadInputRows()
+std::vector<BadInputRow> badInputRows()
 {
     std::vector<BadInputRow> rows;
     rows.push_back({"empty file", std::string(""), 1, 1, "empty file"});
@@ -155,7 +155,7 @@ std::vector<BadInputRow> BadInputRows()
 
 TEST_CASE("badInput")
 {
-    for (const BadInputRow& row : BadInputRows()) {
+    for (const BadInputRow& row : badInputRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;

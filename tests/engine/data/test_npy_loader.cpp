@@ -60,7 +60,7 @@ struct GoodFilesRow {
     int cols;
 };
 
-std::vector<GoodFilesRow> GoodFilesRows()
+std::vector<GoodFilesRow> goodFilesRows()
 {
     std::vector<GoodFilesRow> rows;
     // Every case holds the matrix [[1, 2, 3], [4, 5, 6]] (or a column of 1..6).
@@ -84,7 +84,7 @@ std::vector<GoodFilesRow> GoodFilesRows()
 
 TEST_CASE("goodFiles")
 {
-    for (const GoodFilesRow& row : GoodFilesRows()) {
+    for (const GoodFilesRow& row : goodFilesRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;
@@ -131,7 +131,7 @@ struct BadInputRow {
     std::string fragment;
 };
 
-std::vector<BadInputRow> BadInputRows()
+std::vector<BadInputRow> badInputRows()
 {
     std::vector<BadInputRow> rows;
     auto qb = [](const std::string& s) { return std::string(s.data(), static_cast<std::ptrdiff_t>(s.size())); };
@@ -194,7 +194,7 @@ std::vector<BadInputRow> BadInputRows()
 
 TEST_CASE("badInput")
 {
-    for (const BadInputRow& row : BadInputRows()) {
+    for (const BadInputRow& row : badInputRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;

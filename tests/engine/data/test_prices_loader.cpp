@@ -171,7 +171,7 @@ struct BadInputRow {
     std::string fragment;
 };
 
-std::vector<BadInputRow> BadInputRows()
+std::vector<BadInputRow> badInputRows()
 {
     std::vector<BadInputRow> rows;
     const std::string head = "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n";
@@ -203,7 +203,7 @@ std::vector<BadInputRow> BadInputRows()
 
 TEST_CASE("badInput")
 {
-    for (const BadInputRow& row : BadInputRows()) {
+    for (const BadInputRow& row : badInputRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;

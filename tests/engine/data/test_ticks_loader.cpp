@@ -105,7 +105,7 @@ struct MissingRequiredColumnsRow {
     std::string missing;
 };
 
-std::vector<MissingRequiredColumnsRow> MissingRequiredColumnsRows()
+std::vector<MissingRequiredColumnsRow> missingRequiredColumnsRows()
 {
     std::vector<MissingRequiredColumnsRow> rows;
     rows.push_back({"timestamp", std::string("time,symbol,price"), "'timestamp'"});
@@ -118,7 +118,7 @@ std::vector<MissingRequiredColumnsRow> MissingRequiredColumnsRows()
 
 TEST_CASE("missingRequiredColumns")
 {
-    for (const MissingRequiredColumnsRow& row : MissingRequiredColumnsRows()) {
+    for (const MissingRequiredColumnsRow& row : missingRequiredColumnsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& header = row.header;
@@ -140,7 +140,7 @@ struct BadInputRow {
     std::string fragment;
 };
 
-std::vector<BadInputRow> BadInputRows()
+std::vector<BadInputRow> badInputRows()
 {
     std::vector<BadInputRow> rows;
     const std::string head = "timestamp,symbol,price,size\n2024-01-02T09:30:00,A,10,1\n";
@@ -166,7 +166,7 @@ std::vector<BadInputRow> BadInputRows()
 
 TEST_CASE("badInput")
 {
-    for (const BadInputRow& row : BadInputRows()) {
+    for (const BadInputRow& row : badInputRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& bytes = row.bytes;

@@ -37,7 +37,7 @@ struct CollectivesRow {
     int ranks;
 };
 
-std::vector<CollectivesRow> CollectivesRows()
+std::vector<CollectivesRow> collectivesRows()
 {
     std::vector<CollectivesRow> rows;
     for (int n : {1, 2, 3, 7}) rows.push_back({test::format("%d ranks", n), n});
@@ -48,7 +48,7 @@ std::vector<CollectivesRow> CollectivesRows()
 
 TEST_CASE("collectives")
 {
-    for (const CollectivesRow& row : CollectivesRows()) {
+    for (const CollectivesRow& row : collectivesRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& ranks = row.ranks;

@@ -234,7 +234,7 @@ struct ExactMatchesHostRow {
     int ranks;
 };
 
-std::vector<ExactMatchesHostRow> ExactMatchesHostRows()
+std::vector<ExactMatchesHostRow> exactMatchesHostRows()
 {
     std::vector<ExactMatchesHostRow> rows;
     rows.push_back({"pool:2", 2});
@@ -248,7 +248,7 @@ std::vector<ExactMatchesHostRow> ExactMatchesHostRows()
 TEST_CASE("exactMatchesHost")
 {
     if (const std::string why = noRanksReason(); !why.empty()) CLUSTERDESK_SKIP(why);
-    for (const ExactMatchesHostRow& row : ExactMatchesHostRows()) {
+    for (const ExactMatchesHostRow& row : exactMatchesHostRows()) {
         SUBCASE(row.tag.c_str())
         {
             const int& ranks = row.ranks;
@@ -426,7 +426,7 @@ struct HungRankFailsNamingItRow {
     std::string mode;
 };
 
-std::vector<HungRankFailsNamingItRow> HungRankFailsNamingItRows()
+std::vector<HungRankFailsNamingItRow> hungRankFailsNamingItRows()
 {
     std::vector<HungRankFailsNamingItRow> rows;
     rows.push_back({"frozen process (no heartbeat)", "stop"});
@@ -439,7 +439,7 @@ std::vector<HungRankFailsNamingItRow> HungRankFailsNamingItRows()
 TEST_CASE("hungRankFailsNamingIt")
 {
     if (const std::string why = noRanksReason(); !why.empty()) CLUSTERDESK_SKIP(why);
-    for (const HungRankFailsNamingItRow& row : HungRankFailsNamingItRows()) {
+    for (const HungRankFailsNamingItRow& row : hungRankFailsNamingItRows()) {
         SUBCASE(row.tag.c_str())
         {
             // The worker's test hook makes rank 1 hang without dying after 40 collectives
@@ -508,7 +508,7 @@ struct MissingLauncherRow {
     std::string launcher;
 };
 
-std::vector<MissingLauncherRow> MissingLauncherRows()
+std::vector<MissingLauncherRow> missingLauncherRows()
 {
     std::vector<MissingLauncherRow> rows;
     rows.push_back({"path", "/nonexistent/bin/mpirun"});
@@ -520,7 +520,7 @@ std::vector<MissingLauncherRow> MissingLauncherRows()
 
 TEST_CASE("missingLauncher")
 {
-    for (const MissingLauncherRow& row : MissingLauncherRows()) {
+    for (const MissingLauncherRow& row : missingLauncherRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& launcher = row.launcher;

@@ -17,7 +17,7 @@ struct ParsesRow {
     std::vector<std::string> shards;
 };
 
-std::vector<ParsesRow> ParsesRows()
+std::vector<ParsesRow> parsesRows()
 {
     std::vector<ParsesRow> rows;
     rows.push_back({"host", "host", "host", std::vector<std::string>{"host"}});
@@ -38,7 +38,7 @@ std::vector<ParsesRow> ParsesRows()
 
 TEST_CASE("parses")
 {
-    for (const ParsesRow& row : ParsesRows()) {
+    for (const ParsesRow& row : parsesRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;
@@ -61,7 +61,7 @@ struct RejectsRow {
     std::string message;
 };
 
-std::vector<RejectsRow> RejectsRows()
+std::vector<RejectsRow> rejectsRows()
 {
     std::vector<RejectsRow> rows;
     rows.push_back({"empty", "", "unknown topology ''"});
@@ -79,7 +79,7 @@ std::vector<RejectsRow> RejectsRows()
 
 TEST_CASE("rejects")
 {
-    for (const RejectsRow& row : RejectsRows()) {
+    for (const RejectsRow& row : rejectsRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& spec = row.spec;

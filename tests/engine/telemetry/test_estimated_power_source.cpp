@@ -47,7 +47,7 @@ struct CatalogLookupRow {
     std::string basis;
 };
 
-std::vector<CatalogLookupRow> CatalogLookupRows()
+std::vector<CatalogLookupRow> catalogLookupRows()
 {
     std::vector<CatalogLookupRow> rows;
     // EPYC 7763: 280 W for 128 threads, so 8 threads of it are charged 17.5 W.
@@ -62,7 +62,7 @@ std::vector<CatalogLookupRow> CatalogLookupRows()
 
 TEST_CASE("catalogLookup")
 {
-    for (const CatalogLookupRow& row : CatalogLookupRows()) {
+    for (const CatalogLookupRow& row : catalogLookupRows()) {
         SUBCASE(row.tag.c_str())
         {
             const std::string& model = row.model;
