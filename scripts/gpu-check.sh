@@ -73,9 +73,9 @@ run_ctest() {  # run_ctest NAME CTEST_ARGS...
   shift
   # -V: every suite's output goes to the log, so the skip reasons can be listed below.
   if (cd "$build" && ctest -V --timeout 600 "$@") >"$log/$name.txt" 2>&1; then
-    report PASS "$name" "$(grep -E 'tests passed' "$log/$name.txt")"
+    report PASS "$name" "$(grep -E '^[0-9]+% tests passed' "$log/$name.txt")"
   else
-    report FAIL "$name" "$(grep -E 'tests passed|\(Failed\)|\(Timeout\)|\*\*\*' "$log/$name.txt" | tr '\n' ' ')(see $log/$name.txt)"
+    report FAIL "$name" "$(grep -E '^[0-9]+% tests passed|\(Failed\)|\(Timeout\)|\*\*\*' "$log/$name.txt" | tr '\n' ' ')(see $log/$name.txt)"
   fi
   local skips
   skips="$(grep -h -o 'SKIPPED: .*' "$log/$name.txt" | sort | uniq -c | head -n 8)"
