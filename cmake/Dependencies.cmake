@@ -1,30 +1,52 @@
 # Every dependency comes from Debian's packages or the CUDA toolkit; see
-# scripts/install-deps.sh. The kernels and clusterdesk-worker need only OpenMP and
-# Thrust (CCCL, shipped with CUDA); OpenBLAS is optional (a plain loop stands in).
-# The engine and CLI also need OpenSSL (dataset hashes) and nlohmann-json; where
-# those are missing (a GPU machine with only a compiler, CMake and CUDA) a Qt-free
-# build still configures and builds the kernels, the CUDA plug-in and the worker.
+# scripts/install-deps.sh. A GPU machine has only a compiler, CMake and CUDA, so a
+# Qt-free build needs none of Debian's -dev packages:
+# - the header-only nlohmann-json and doctest come from the system or from
+#   CLUSTERDESK_CARRIED_HEADERS (a folder scripts/carry-headers.sh fills from here);
+# - SHA-256 uses OpenSSL when found, a plain implementation otherwise;
+# - the run store (SQLite, zlib, OpenSSL's HMAC for its chain) is built only when all
+#   three are found; clusterdesk-cli and the GUI record every run, so they need it;
+# - OpenBLAS is optional (a plain loop stands in for the host GEMM).
 
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
-find_package(OpenSSL QUIET COMPONENTS Crypto)
-find_package(nlohmann_json 3.10 QUIET)
-set(CLUSTERDESK_ENGINE_ENABLED ON)
-if(NOT OpenSSL_FOUND OR NOT nlohmann_json_FOUND)
-  if(CLUSTERDESK_WITH_QT)
-    message(FATAL_ERROR "OpenSSL and nlohmann-json are needed (scripts/install-deps.sh installs them)")
+
+set(CLUSTERDESK_CARRIED_HEADERS "" CACHE PATH
+    "Folder with nlohmann/json.hpp and doctest/doctest.h, used where the system has none (scripts/carry-headers.sh)")
+# clusterdesk_header_only(TARGET HEADER): an imported target for a header found in the
+# carried folder; fails naming what is missing and how to get it.
+function(clusterdesk_header_only target header)
+  if(NOT CLUSTERDESK_CARRIED_HEADERS OR NOT EXISTS "${CLUSTERDESK_CARRIED_HEADERS}/${header}")
+    message(FATAL_ERROR "${header} not found: install it (scripts/install-deps.sh) or point "
+                        "CLUSTERDESK_CARRIED_HEADERS at a folder holding it (scripts/carry-headers.sh); "
+                        "CLUSTERDESK_CARRIED_HEADERS='${CLUSTERDESK_CARRIED_HEADERS}'")
   endif()
-  set(CLUSTERDESK_ENGINE_ENABLED OFF)
-  message(WARNING "OpenSSL or nlohmann-json not found: building only the kernels and clusterdesk-worker")
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  target_include_directories(${target} SYSTEM INTERFACE "${CLUSTERDESK_CARRIED_HEADERS}")
+endfunction()
+
+find_package(nlohmann_json 3.10 QUIET)
+if(NOT nlohmann_json_FOUND)
+  clusterdesk_header_only(nlohmann_json::nlohmann_json nlohmann/json.hpp)
+endif()
+find_package(doctest QUIET)
+if(NOT doctest_FOUND)
+  clusterdesk_header_only(doctest::doctest doctest/doctest.h)
 endif()
 
-# The run store (engine/store) needs SQLite's C library and zlib; without them the
-# engine builds without the store, and clusterdesk-cli (which records every run) is not built.
+find_package(OpenSSL QUIET COMPONENTS Crypto)
 find_package(SQLite3 QUIET)
 find_package(ZLIB QUIET)
 set(CLUSTERDESK_STORE_ENABLED OFF)
-if(CLUSTERDESK_ENGINE_ENABLED AND SQLite3_FOUND AND ZLIB_FOUND)
+if(OpenSSL_FOUND AND SQLite3_FOUND AND ZLIB_FOUND)
   set(CLUSTERDESK_STORE_ENABLED ON)
+elseif(CLUSTERDESK_WITH_QT)
+  message(FATAL_ERROR "The GUI records runs in the run store, which needs OpenSSL, SQLite3 and zlib "
+                      "(scripts/install-deps.sh installs them; found: OpenSSL=${OpenSSL_FOUND} "
+                      "SQLite3=${SQLite3_FOUND} zlib=${ZLIB_FOUND})")
+else()
+  message(WARNING "Run store off (needs OpenSSL, SQLite3 and zlib; found: OpenSSL=${OpenSSL_FOUND} "
+                  "SQLite3=${SQLite3_FOUND} zlib=${ZLIB_FOUND}): clusterdesk-cli and test_run_store are not built")
 endif()
 
 # HDF5's C library for the hdf5 data source (engine/data/hdf5_source.cpp); optional:
@@ -72,13 +94,12 @@ if(CLUSTERDESK_WITH_QT)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Svg)  # plots export SVG (ui/plots)
   find_package(QCustomPlotQt6 REQUIRED)
-  find_package(SQLite3 REQUIRED)
 endif()
 
 # MPI (Debian's OpenMPI) for pool runs: the MPI communicator and clusterdesk-worker
-# --rank. Optional: without it (or without the engine) everything else still builds.
+# --rank. Optional: without it everything else still builds.
 set(CLUSTERDESK_MPI_ENABLED OFF)
-if(CLUSTERDESK_WITH_MPI AND CLUSTERDESK_ENGINE_ENABLED)
+if(CLUSTERDESK_WITH_MPI)
   find_package(MPI QUIET COMPONENTS C)
   if(MPI_C_FOUND)
     set(CLUSTERDESK_MPI_ENABLED ON)

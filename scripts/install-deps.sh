@@ -5,10 +5,10 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build git  # git: the commit recorded with every run (cmake/Version.cmake)
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
   libhdf5-dev                      # the hdf5 data source (optional: skipped when missing)
-  doctest-dev                      # engine test suites
+  doctest-dev                      # the engine and kernel test suites
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
   stress-ng                        # scripts/test-under-load.sh
@@ -16,7 +16,7 @@ packages=(
 )
 if [[ "${1:-}" != "--no-gui" ]]; then
   packages+=(qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
-             libgl-dev xvfb xauth)
+             libgl-dev)  # libgl-dev: Qt6Gui's CMake package looks for OpenGL
 fi
 
 missing=()

@@ -1,4 +1,4 @@
-// SHA-256 (OpenSSL EVP) as lowercase hex: dataset content hashes, stored artifacts and
+// SHA-256 as lowercase hex: dataset content hashes, stored artifacts and
 // the run store's hash chain all name their bytes this way.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace clusterdesk {
 // Incremental, for content that is not one buffer (a dataset's shape, then its values).
 class Sha256 {
 public:
-    Sha256();  // throws Error when OpenSSL cannot start a digest
+    Sha256();  // throws Error when the digest cannot start
     ~Sha256();
     Sha256(const Sha256&) = delete;
     Sha256& operator=(const Sha256&) = delete;

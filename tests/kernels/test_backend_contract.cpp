@@ -3,8 +3,7 @@
 // And the one bounded-assignment driver: the labels of a full search, bit for bit,
 // whichever of its paths (full pass, bounds kept, rows tightened or searched) it takes.
 // On the host backend; the CUDA backend goes through the same checks and driver.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "kernels/backend.h"
 #include "kernels/backend_registry.h"

@@ -4,8 +4,7 @@
 // source descriptions, topologies, pool jobs, and the store's source columns
 // (including records written before sources were described). Malformed input is a
 // clear error naming the field, never a crash.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/core/error.h"

@@ -4,147 +4,149 @@
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
 
-#include <QDir>
-#include <QFile>
-#include <QTemporaryDir>
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <string>
+#include <vector>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace clusterdesk;
 
 namespace {
 
-QByteArray contentOf(const QString& path)
+std::string contentOf(const std::string& path)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return "<unreadable>";
+    return std::string(std::istreambuf_iterator<char>(file), {});
 }
 
-void writeText(const QString& path, const QByteArray& text)
+void writeText(const std::string& path, const std::string& text)
 {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << text;
+    REQUIRE(file.good());
 }
 
 // Everything in `dir` but the files named: what a write left behind.
-QStringList leftovers(const QTemporaryDir& dir, const QStringList& expected)
+std::vector<std::string> leftovers(const test::TempDir& dir, const std::vector<std::string>& expected)
 {
-    QStringList names = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System);
-    for (const QString& name : expected) names.removeAll(name);
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() && std::find(expected.begin(), expected.end(), name) == expected.end()) names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
     return names;
 }
 
 template <typename E, typename F>
-QString messageOf(F&& body)
+std::string messageOf(F&& body)
 {
     try {
         body();
     } catch (const E& e) {
-        return QString::fromStdString(e.what());
+        return e.what();
     }
     return {};
 }
 
 }  // namespace
 
-class TestOutputFile : public QObject {
-    Q_OBJECT
+TEST_CASE("replacesAtomicallyAndKeepsPermissions")
+{
+    test::TempDir dir;
+    const std::string path = dir.filePath("labels.txt");
+    writeText(path, "old\n");
+    REQUIRE(::chmod(path.c_str(), 0640) == 0);
+    writeFileReplacing(path, "new\n");
+    REQUIRE_EQ(contentOf(path), std::string("new\n"));
+    struct stat st {};
+    REQUIRE_EQ(::stat(path.c_str(), &st), 0);
+    REQUIRE_EQ(st.st_mode & 0777, mode_t(0640));
+    REQUIRE_EQ(leftovers(dir, {"labels.txt"}), std::vector<std::string>());
+}
 
-private slots:
-    void replacesAtomicallyAndKeepsPermissions()
-    {
-        QTemporaryDir dir;
-        const QString path = dir.filePath("labels.txt");
-        writeText(path, "old\n");
-        QVERIFY(::chmod(path.toUtf8().constData(), 0640) == 0);
-        writeFileReplacing(path.toStdString(), "new\n");
-        QCOMPARE(contentOf(path), QByteArray("new\n"));
-        struct stat st {};
-        QCOMPARE(::stat(path.toUtf8().constData(), &st), 0);
-        QCOMPARE(st.st_mode & 0777, mode_t(0640));
-        QCOMPARE(leftovers(dir, {"labels.txt"}), QStringList());
+TEST_CASE("writesThroughASymbolicLink")
+{
+    test::TempDir dir;
+    writeText(dir.filePath("real.txt"), "old\n");
+    std::filesystem::create_symlink(dir.filePath("real.txt"), dir.filePath("link.txt"));
+    writeFileReplacing(dir.filePath("link.txt"), "new\n");
+    REQUIRE(std::filesystem::is_symlink(dir.filePath("link.txt")));
+    REQUIRE_EQ(contentOf(dir.filePath("real.txt")), std::string("new\n"));
+}
+
+TEST_CASE("aFailedWriteKeepsTheOldContent")
+{
+    // A file-size limit makes write(2) fail with EFBIG, as a full disk fails with
+    // ENOSPC: the old file stays whole and no temporary file is left.
+    test::TempDir dir;
+    const std::string path = dir.filePath("out.json");
+    writeText(path, "precious\n");
+    struct rlimit old {};
+    REQUIRE_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 4096;
+    REQUIRE_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const std::string message = messageOf<OutputError>([&] { writeFileReplacing(path, std::string(100000, 'x')); });
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    REQUIRE_MESSAGE((test::startsWith(message, "cannot write " + path) && test::contains(message, "write failed")), std::string(message).c_str());
+    REQUIRE_EQ(contentOf(path), std::string("precious\n"));
+    REQUIRE_EQ(leftovers(dir, {"out.json"}), std::vector<std::string>());
+}
+
+TEST_CASE("refusesProtectedFilesByAnyName")
+{
+    test::TempDir dir;
+    const std::string data = dir.filePath("data.csv");
+    writeText(data, "1,2\n");
+    std::filesystem::create_symlink(data, dir.filePath("alias.csv"));
+    REQUIRE(::link(data.c_str(), dir.filePath("hard.csv").c_str()) == 0);
+    REQUIRE(std::filesystem::create_directory(dir.filePath("sub")));
+    const std::vector<ProtectedFile> keep = {{data, "the input data (--data)"}};
+    for (const std::string& name : {data, dir.filePath("alias.csv"), dir.filePath("hard.csv"), dir.filePath("sub/../data.csv")}) {
+        const std::string message = messageOf<UsageError>([&] { checkOutputPath("--labels-out", name, keep); });
+        REQUIRE_MESSAGE(test::contains(message, "would overwrite the input data (--data)"), std::string(name + ": " + message).c_str());
     }
+    REQUIRE_EQ(contentOf(data), std::string("1,2\n"));
+    checkOutputPath("--labels-out", dir.filePath("labels.txt"), keep);  // a new file is fine
+    REQUIRE_EQ(leftovers(dir, {"data.csv", "alias.csv", "hard.csv"}), std::vector<std::string>());
+}
 
-    void writesThroughASymbolicLink()
-    {
-        QTemporaryDir dir;
-        writeText(dir.filePath("real.txt"), "old\n");
-        QVERIFY(QFile::link(dir.filePath("real.txt"), dir.filePath("link.txt")));
-        writeFileReplacing(dir.filePath("link.txt").toStdString(), "new\n");
-        QVERIFY(QFileInfo(dir.filePath("link.txt")).isSymLink());
-        QCOMPARE(contentOf(dir.filePath("real.txt")), QByteArray("new\n"));
+TEST_CASE("refusesTheStoreAndItsCompanions")
+{
+    test::TempDir dir;
+    const std::string store = dir.filePath("runs.sqlite");
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        const std::string message = messageOf<UsageError>([&] { checkOutputPath("--json", store + suffix, storeFiles(store)); });
+        REQUIRE_MESSAGE(test::contains(message, "would overwrite the run store"), std::string(message).c_str());
     }
+}
 
-    void aFailedWriteKeepsTheOldContent()
-    {
-        // A file-size limit makes write(2) fail with EFBIG, as a full disk fails with
-        // ENOSPC: the old file stays whole and no temporary file is left.
-        QTemporaryDir dir;
-        const QString path = dir.filePath("out.json");
-        writeText(path, "precious\n");
-        struct rlimit old {};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &old), 0);
-        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit small = old;
-        small.rlim_cur = 4096;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
-        const QString message = messageOf<OutputError>([&] { writeFileReplacing(path.toStdString(), std::string(100000, 'x')); });
-        ::setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, previous);
-        QVERIFY2(message.startsWith("cannot write " + path) && message.contains("write failed"), qPrintable(message));
-        QCOMPARE(contentOf(path), QByteArray("precious\n"));
-        QCOMPARE(leftovers(dir, {"out.json"}), QStringList());
+TEST_CASE("refusesWhatIsNotARegularFile")
+{
+    test::TempDir dir;
+    REQUIRE(::mkfifo(dir.filePath("fifo").c_str(), 0600) == 0);
+    const struct {
+        std::string path;
+        const char* says;
+    } cases[] = {{"/dev/full", "a character device"}, {dir.filePath("fifo"), "a FIFO"}, {dir.path(), "a directory"},
+                 {"/proc/version", "/proc"}, {dir.filePath("missing/out.txt"), "does not exist"}};
+    for (const auto& c : cases) {
+        const std::string message = messageOf<UsageError>([&] { checkOutputPath("--labels-out", c.path, {}); });
+        REQUIRE_MESSAGE((test::startsWith(message, "--labels-out " + c.path) && test::contains(message, c.says)), std::string(c.path + ": " + message).c_str());
     }
-
-    void refusesProtectedFilesByAnyName()
-    {
-        QTemporaryDir dir;
-        const QString data = dir.filePath("data.csv");
-        writeText(data, "1,2\n");
-        QVERIFY(QFile::link(data, dir.filePath("alias.csv")));
-        QVERIFY(::link(data.toUtf8().constData(), dir.filePath("hard.csv").toUtf8().constData()) == 0);
-        QVERIFY(QDir(dir.path()).mkdir("sub"));
-        const std::vector<ProtectedFile> keep = {{data.toStdString(), "the input data (--data)"}};
-        for (const QString& name : {data, dir.filePath("alias.csv"), dir.filePath("hard.csv"), dir.filePath("sub/../data.csv")}) {
-            const QString message = messageOf<UsageError>([&] { checkOutputPath("--labels-out", name.toStdString(), keep); });
-            QVERIFY2(message.contains("would overwrite the input data (--data)"), qPrintable(name + ": " + message));
-        }
-        QCOMPARE(contentOf(data), QByteArray("1,2\n"));
-        checkOutputPath("--labels-out", dir.filePath("labels.txt").toStdString(), keep);  // a new file is fine
-        QCOMPARE(leftovers(dir, {"data.csv", "alias.csv", "hard.csv"}), QStringList());
-    }
-
-    void refusesTheStoreAndItsCompanions()
-    {
-        QTemporaryDir dir;
-        const std::string store = dir.filePath("runs.sqlite").toStdString();
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-            const QString message = messageOf<UsageError>([&] { checkOutputPath("--json", store + suffix, storeFiles(store)); });
-            QVERIFY2(message.contains("would overwrite the run store"), qPrintable(message));
-        }
-    }
-
-    void refusesWhatIsNotARegularFile()
-    {
-        QTemporaryDir dir;
-        QVERIFY(::mkfifo(dir.filePath("fifo").toUtf8().constData(), 0600) == 0);
-        const struct {
-            QString path;
-            const char* says;
-        } cases[] = {{"/dev/full", "a character device"}, {dir.filePath("fifo"), "a FIFO"}, {dir.path(), "a directory"},
-                     {"/proc/version", "/proc"}, {dir.filePath("missing/out.txt"), "does not exist"}};
-        for (const auto& c : cases) {
-            const QString message = messageOf<UsageError>([&] { checkOutputPath("--labels-out", c.path.toStdString(), {}); });
-            QVERIFY2(message.startsWith("--labels-out " + c.path) && message.contains(c.says), qPrintable(c.path + ": " + message));
-        }
-    }
-};
-
-QTEST_GUILESS_MAIN(TestOutputFile)
-#include "test_output_file.moc"
+}

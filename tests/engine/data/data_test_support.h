@@ -4,8 +4,8 @@
 
 #include "engine/core/error.h"
 
-#include <QTemporaryDir>
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
 
 #include <cstdint>
 #include <fstream>
@@ -14,9 +14,9 @@
 namespace clusterdesk::test {
 
 // Writes bytes (exactly, binary) to dir/name and returns the path.
-inline std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& bytes)
+inline std::string writeFile(const test::TempDir& dir, const std::string& name, const std::string& bytes)
 {
-    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    const std::string path = dir.filePath(name);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     return path;
@@ -34,12 +34,12 @@ inline std::string writeFile(const QTemporaryDir& dir, const std::string& name, 
         } catch (const clusterdesk::DataError& e_) {                                         \
             thrown_ = true;                                                                  \
             const std::string what_ = e_.what();                                             \
-            QVERIFY2(what_.find(PATH) != std::string::npos, what_.c_str());                  \
-            QVERIFY2(what_.find(FRAGMENT) != std::string::npos, what_.c_str());              \
-            QVERIFY2(e_.line() == static_cast<std::int64_t>(LINE),                           \
+            REQUIRE_MESSAGE(what_.find(PATH) != std::string::npos, what_.c_str());                  \
+            REQUIRE_MESSAGE(what_.find(FRAGMENT) != std::string::npos, what_.c_str());              \
+            REQUIRE_MESSAGE(e_.line() == static_cast<std::int64_t>(LINE), \
                      (what_ + " (expected line " + std::to_string(LINE) + ")").c_str());     \
-            QVERIFY2(e_.column() == static_cast<std::int64_t>(COLUMN),                       \
+            REQUIRE_MESSAGE(e_.column() == static_cast<std::int64_t>(COLUMN), \
                      (what_ + " (expected column " + std::to_string(COLUMN) + ")").c_str()); \
         }                                                                                    \
-        QVERIFY2(thrown_, "expected a DataError");                                           \
+        REQUIRE_MESSAGE(thrown_, "expected a DataError");                                           \
     } while (false)

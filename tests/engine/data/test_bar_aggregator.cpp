@@ -1,10 +1,9 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "engine/core/error.h"
 #include "engine/data/bar_aggregator.h"
 #include "engine/data/open_source.h"
-#include "temp_files.h"
+#include "data_test_support.h"
 
 #include <limits>
 #include <string>
@@ -128,7 +127,7 @@ TEST_CASE("the ticks source resamples through the aggregator: its periods are th
     for (auto it = ticks.rbegin(); it != ticks.rend(); ++it)
         csv += std::to_string(it->micros / kSecond) + "," + it->symbol + "," + std::to_string(it->price) + "," +
                std::to_string(it->size) + "\n";
-    const std::string path = dir.write("ticks.csv", csv);
+    const std::string path = test::writeFile(dir, "ticks.csv", csv);
     const Dataset data = openSource(describeFile(path, "ticks", {{"min_history", "0.5"}}));
 
     BarAggregator aggregator(path, 60);

@@ -1,12 +1,11 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "engine/core/error.h"
 #include "engine/data/demo.h"
 #include "engine/data/load.h"
 #include "engine/data/open_source.h"
 #include "engine/data/source_registry.h"
-#include "temp_files.h"
+#include "data_test_support.h"
 
 #include <filesystem>
 #include <set>
@@ -68,31 +67,31 @@ TEST_CASE("every source has a unique name, and is found by it")
 TEST_CASE("a file's source is detected from its bytes, and its spec lists every option with its default")
 {
     test::TempDir dir;
-    const SourceSpec matrix = describeFile(dir.write("m.txt", kMatrix));
+    const SourceSpec matrix = describeFile(test::writeFile(dir, "m.txt", kMatrix));
     CHECK(matrix.source == "csv");
     CHECK(matrix.options.empty());
-    const SourceSpec prices = describeFile(dir.write("p.csv", kPrices));
+    const SourceSpec prices = describeFile(test::writeFile(dir, "p.csv", kPrices));
     CHECK(prices.source == "prices");
     CHECK(prices.options == SourceOptions{{"window", "0"}, {"max_forward_fill", "5"}, {"min_history", "0.8"}});
-    const SourceSpec ticks = describeFile(dir.write("t.csv", kTicks));
+    const SourceSpec ticks = describeFile(test::writeFile(dir, "t.csv", kTicks));
     CHECK(ticks.source == "ticks");
     CHECK(ticks.options.at("bar") == "60");
     CHECK(ticks.options.size() == 4);
-    CHECK(describeFile(dir.write("array.bin", npyBytes())).source == "npy");  // by magic
-    CHECK(describeFile(dir.write("broken.npy", "not numpy")).source == "npy");  // by name
+    CHECK(describeFile(test::writeFile(dir, "array.bin", npyBytes())).source == "npy");  // by magic
+    CHECK(describeFile(test::writeFile(dir, "broken.npy", "not numpy")).source == "npy");  // by name
 
     // The location is absolute, so the spec opens the same file from anywhere.
     const auto previous = std::filesystem::current_path();
-    std::filesystem::current_path(dir.path(""));
+    std::filesystem::current_path(dir.path());
     const SourceSpec relative = describeFile("p.csv");
     std::filesystem::current_path(previous);
-    CHECK(relative.location == std::filesystem::path(dir.path("p.csv")).lexically_normal().string());
+    CHECK(relative.location == std::filesystem::path(dir.filePath("p.csv")).lexically_normal().string());
 }
 
 TEST_CASE("options are checked and written in one canonical spelling")
 {
     test::TempDir dir;
-    const std::string ticks = dir.write("t.csv", kTicks);
+    const std::string ticks = test::writeFile(dir, "t.csv", kTicks);
     const SourceSpec spec = describeFile(ticks, "", {{"bar", "0300"}, {"min_history", "0.50"}, {"window", "+2"}});
     CHECK(spec.options.at("bar") == "300");
     CHECK(spec.options.at("min_history") == "0.5");
@@ -110,8 +109,8 @@ TEST_CASE("options are checked and written in one canonical spelling")
 TEST_CASE("an option a source does not take is refused, naming it, where it applies and what the file holds")
 {
     test::TempDir dir;
-    const std::string matrix = dir.write("m.csv", kMatrix);
-    const std::string prices = dir.write("p.csv", kPrices);
+    const std::string matrix = test::writeFile(dir, "m.csv", kMatrix);
+    const std::string prices = test::writeFile(dir, "p.csv", kPrices);
     CHECK(usageErrorOf([&] { describeFile(prices, "", {{"bar", "300"}}); }) ==
           "a bar size (--bar 300) applies to ticks files; " + prices + " holds a prices table");
     CHECK(usageErrorOf([&] { describeFile(matrix, "", {{"window", "2"}}); }) ==
@@ -130,7 +129,7 @@ TEST_CASE("an option a source does not take is refused, naming it, where it appl
 TEST_CASE("a file whose bytes name its format is not read as another")
 {
     test::TempDir dir;
-    const std::string npy = dir.write("a.npy", npyBytes());
+    const std::string npy = test::writeFile(dir, "a.npy", npyBytes());
     CHECK(usageErrorOf([&] { describeFile(npy, "prices"); }) ==
           npy + " is a npy file, which holds a matrix; it cannot be read by the prices source");
     CHECK(usageErrorOf([&] { describeFile(npy, "demo"); }).find("generates its data") != std::string::npos);
@@ -141,7 +140,7 @@ TEST_CASE("openSource reads what the old loaders read, bit for bit, and the spec
     test::TempDir dir;
     for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
              {"m.csv", kMatrix}, {"p.csv", kPrices}, {"t.csv", kTicks}, {"a.npy", npyBytes()}}) {
-        const std::string path = dir.write(name, bytes);
+        const std::string path = test::writeFile(dir, name, bytes);
         const SourceSpec spec = describeFile(path);
         const Dataset data = openSource(spec);
         INFO(name);
@@ -157,7 +156,7 @@ TEST_CASE("openSource reads what the old loaders read, bit for bit, and the spec
 TEST_CASE("a spec missing an option (written before it existed) opens with the default, and says so")
 {
     test::TempDir dir;
-    const std::string path = dir.write("p.csv", kPrices);
+    const std::string path = test::writeFile(dir, "p.csv", kPrices);
     const Dataset data = openSource({"prices", path, {{"window", "2"}}});
     CHECK(data.cols == 2);
     CHECK(data.spec.options.at("min_history") == "0.8");
@@ -192,7 +191,7 @@ TEST_CASE("progress runs from 0 to 1 and false cancels")
     for (int i = 0; i < 20000; ++i)
         text += std::to_string(1700000000 + i * 30) + "," + (i % 2 ? "A" : "B") + "," + std::to_string(100 + i % 7) +
                 "\n";
-    const SourceSpec spec = describeFile(dir.write("t.csv", text));
+    const SourceSpec spec = describeFile(test::writeFile(dir, "t.csv", text));
     std::vector<double> seen;
     openSource(spec, [&](double f) {
         seen.push_back(f);

@@ -1,9 +1,8 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "engine/core/error.h"
 #include "engine/data/open_source.h"
-#include "temp_files.h"
+#include "data_test_support.h"
 
 #include <hdf5.h>
 
@@ -92,13 +91,13 @@ bool contains(const std::string& text, const std::string& fragment)
 TEST_CASE("the only 2-D dataset is read, detected by signature, and hashes like the same numbers from a CSV")
 {
     test::TempDir dir;
-    const std::string path = dir.path("m.hdf5");
+    const std::string path = dir.filePath("m.hdf5");
     writeH5(path, [](hid_t f) {
         addNumbers(f, "/group/matrix", {3, 2}, H5T_IEEE_F32LE, kValues);
         addNumbers(f, "/vector", {4}, H5T_IEEE_F64LE, {1, 2, 3, 4});  // not a candidate: 1-D
     });
     // A renamed copy is still found by its bytes.
-    const std::string renamed = dir.path("m.data");
+    const std::string renamed = dir.filePath("m.data");
     std::filesystem::copy_file(path, renamed);
     const SourceSpec spec = describeFile(renamed);
     CHECK(spec.source == "hdf5");
@@ -110,14 +109,14 @@ TEST_CASE("the only 2-D dataset is read, detected by signature, and hashes like 
     CHECK(data.values == std::vector<float>{1.5f, -2.f, 3.f, 4.f, 5.25f, -6.f});
     CHECK(toString(data.layout) == "matrix");
     CHECK(data.rowNames.empty());
-    const std::string csv = dir.write("m.csv", "1.5,-2\n3,4\n5.25,-6\n");
+    const std::string csv = test::writeFile(dir, "m.csv", "1.5,-2\n3,4\n5.25,-6\n");
     CHECK(data.contentHash() == openSource(describeFile(csv)).contentHash());
 }
 
 TEST_CASE("float64 and integer datasets are converted to float32")
 {
     test::TempDir dir;
-    const std::string path = dir.path("types.h5");
+    const std::string path = dir.filePath("types.h5");
     writeH5(path, [](hid_t f) {
         addNumbers(f, "f64", {2, 3}, H5T_IEEE_F64BE, kValues);  // big-endian too
         addNumbers(f, "i32", {2, 3}, H5T_STD_I32LE, {1, -2, 3, 4, 5, -6});
@@ -133,7 +132,7 @@ TEST_CASE("float64 and integer datasets are converted to float32")
 TEST_CASE("several candidates: an error lists them, and the dataset option picks one in canonical form")
 {
     test::TempDir dir;
-    const std::string path = dir.path("two.h5");
+    const std::string path = dir.filePath("two.h5");
     writeH5(path, [](hid_t f) {
         addNumbers(f, "a", {3, 2}, H5T_IEEE_F32LE, kValues);
         addNumbers(f, "b/c", {2, 3}, H5T_IEEE_F32LE, kValues);
@@ -152,7 +151,7 @@ TEST_CASE("several candidates: an error lists them, and the dataset option picks
 TEST_CASE("row and column names: h5py's row_names/col_names and pandas' fixed format")
 {
     test::TempDir dir;
-    const std::string h5py = dir.path("named.h5");
+    const std::string h5py = dir.filePath("named.h5");
     writeH5(h5py, [](hid_t f) {
         addNumbers(f, "x", {3, 2}, H5T_IEEE_F32LE, kValues);
         addStrings(f, "row_names", {"AAPL", "MSFT", "GOOG"}, true);
@@ -162,7 +161,7 @@ TEST_CASE("row and column names: h5py's row_names/col_names and pandas' fixed fo
     CHECK(named.rowNames == std::vector<std::string>{"AAPL", "MSFT", "GOOG"});
     CHECK(named.colNames == std::vector<std::string>{"ret_1", "ret_2"});
 
-    const std::string pandas = dir.path("frame.h5");
+    const std::string pandas = dir.filePath("frame.h5");
     writeH5(pandas, [](hid_t f) {
         H5Gclose(H5Gcreate2(f, "/df", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
         addNumbers(f, "/df/block0_values", {2, 3}, H5T_IEEE_F64LE, kValues);
@@ -175,7 +174,7 @@ TEST_CASE("row and column names: h5py's row_names/col_names and pandas' fixed fo
     CHECK(frame.colNames == std::vector<std::string>{"a", "b", "c"});
 
     // Names whose count does not match are not attached to the wrong rows.
-    const std::string mismatched = dir.path("mismatch.h5");
+    const std::string mismatched = dir.filePath("mismatch.h5");
     writeH5(mismatched, [](hid_t f) {
         addNumbers(f, "x", {3, 2}, H5T_IEEE_F32LE, kValues);
         addStrings(f, "row_names", {"only", "two"}, true);
@@ -186,7 +185,7 @@ TEST_CASE("row and column names: h5py's row_names/col_names and pandas' fixed fo
 TEST_CASE("bad datasets are DataErrors naming the file and the dataset")
 {
     test::TempDir dir;
-    const std::string path = dir.path("bad.h5");
+    const std::string path = dir.filePath("bad.h5");
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
     writeH5(path, [&](hid_t f) {
@@ -236,20 +235,20 @@ TEST_CASE("bad datasets are DataErrors naming the file and the dataset")
 TEST_CASE("a file that is not HDF5, a truncated one and an empty one are DataErrors naming the file")
 {
     test::TempDir dir;
-    const std::string text = dir.write("text.h5", "1,2\n3,4\n");
+    const std::string text = test::writeFile(dir, "text.h5", "1,2\n3,4\n");
     // By name: a damaged .h5 gets an HDF5 diagnosis (naming the dataset, nothing is opened yet).
     CHECK(describeFile(text, "", {{"dataset", "x"}}).source == "hdf5");
     CHECK(contains(dataErrorOf(text), text + ": not an HDF5 file"));
-    const std::string empty = dir.write("empty.hdf5", "");
+    const std::string empty = test::writeFile(dir, "empty.hdf5", "");
     CHECK(contains(dataErrorOf(empty), empty + ": not an HDF5 file"));
 
-    const std::string whole = dir.path("whole.h5");
+    const std::string whole = dir.filePath("whole.h5");
     std::vector<double> many(4000);
     for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<double>(i);
     writeH5(whole, [&](hid_t f) { addNumbers(f, "x", {1000, 4}, H5T_IEEE_F64LE, many); });
     const auto size = std::filesystem::file_size(whole);
     for (const double keep : {0.9, 0.5, 0.01}) {
-        const std::string cut = dir.path("cut" + std::to_string(keep) + ".h5");
+        const std::string cut = dir.filePath("cut" + std::to_string(keep) + ".h5");
         std::filesystem::copy_file(whole, cut);
         std::filesystem::resize_file(cut, static_cast<std::uintmax_t>(static_cast<double>(size) * keep));
         const std::string error = dataErrorOf(cut);
@@ -262,7 +261,7 @@ TEST_CASE("a file that is not HDF5, a truncated one and an empty one are DataErr
 TEST_CASE("options the hdf5 source does not take are refused, naming the file and what it holds")
 {
     test::TempDir dir;
-    const std::string path = dir.path("m.h5");
+    const std::string path = dir.filePath("m.h5");
     writeH5(path, [](hid_t f) { addNumbers(f, "x", {3, 2}, H5T_IEEE_F32LE, kValues); });
     try {
         describeFile(path, "", {{"window", "5"}});

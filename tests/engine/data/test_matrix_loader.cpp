@@ -2,7 +2,12 @@
 
 #include "data_test_support.h"
 
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 using namespace clusterdesk;
 
@@ -17,154 +22,159 @@ Dataset loadMatrix(const std::string& path)
 
 }  // namespace
 
-class TestMatrixLoader : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void goodFiles_data()
-    {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::addColumn<QStringList>("rowNames");
-        QTest::addColumn<QStringList>("colNames");
-        QTest::addColumn<QList<int>>("truth");
-        QTest::newRow("no header") << QByteArray("1,2\n3,4\n5,6\n") << 3 << 2 << QStringList{} << QStringList{}
-                                   << QList<int>{};
-        QTest::newRow("header") << QByteArray("x,y\n1,2\n3,4\n") << 2 << 2 << QStringList{} << QStringList{"x", "y"}
-                                << QList<int>{};
-        QTest::newRow("id column and header") << QByteArray("id,x,y\na,1,2\nb,3,4\n") << 2 << 2 << QStringList{"a", "b"}
-                                              << QStringList{"x", "y"} << QList<int>{};
-        QTest::newRow("numeric ids under an id header")
-            << QByteArray("id,x\n7,1\n8,2\n") << 2 << 1 << QStringList{"7", "8"} << QStringList{"x"} << QList<int>{};
-        QTest::newRow("pandas empty index header") << QByteArray(",x,y\nr1,1,2\nr2,3,4\n") << 2 << 2
-                                                   << QStringList{"r1", "r2"} << QStringList{"x", "y"} << QList<int>{};
-        QTest::newRow("id column, no header")
-            << QByteArray("a,1,2\nb,3,4\n") << 2 << 2 << QStringList{"a", "b"} << QStringList{} << QList<int>{};
-        QTest::newRow("header over numbers, text only in first cell")
-            << QByteArray("x,1,2\n5,3,4\n") << 1 << 3 << QStringList{} << QStringList{"x", "1", "2"} << QList<int>{};
-        QTest::newRow("tsv") << QByteArray("x\ty\n1\t2\n3\t4\n") << 2 << 2 << QStringList{} << QStringList{"x", "y"}
-                             << QList<int>{};
-        QTest::newRow("semicolon") << QByteArray("1;2\n3;4\n") << 2 << 2 << QStringList{} << QStringList{}
-                                   << QList<int>{};
-        QTest::newRow("quoted") << QByteArray("\"name, full\",\"x\"\n\"a, b\",\"1.5\"\nc,2\n") << 2 << 1
-                                << QStringList{"a, b", "c"} << QStringList{"x"} << QList<int>{};
-        QTest::newRow("crlf and blank lines") << QByteArray("x,y\r\n1,2\r\n\r\n3,4\r\n") << 2 << 2 << QStringList{}
-                                              << QStringList{"x", "y"} << QList<int>{};
-        QTest::newRow("label column") << QByteArray("x,Label,y\n1,0,2\n3,1,4\n") << 2 << 2 << QStringList{}
-                                      << QStringList{"x", "y"} << QList<int>{0, 1};
-        QTest::newRow("truth column and ids") << QByteArray("name,x,TRUTH\na,1,5\nb,2,3\n") << 2 << 1
-                                              << QStringList{"a", "b"} << QStringList{"x"} << QList<int>{5, 3};
-        QTest::newRow("single column") << QByteArray("v\n1\n2\n3\n") << 3 << 1 << QStringList{} << QStringList{"v"}
-                                       << QList<int>{};
-        QTest::newRow("no trailing newline")
-            << QByteArray("1,2\n3,4") << 2 << 2 << QStringList{} << QStringList{} << QList<int>{};
-    }
-
-    void goodFiles()
-    {
-        QFETCH(QByteArray, bytes);
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        QFETCH(QStringList, rowNames);
-        QFETCH(QStringList, colNames);
-        QFETCH(QList<int>, truth);
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "m.csv", bytes.toStdString());
-        const Dataset d = loadDataset(path);  // sniffed: these are all matrices
-        QCOMPARE(toString(d.layout), toString(Layout::Matrix));
-        QCOMPARE(d.rows, std::int64_t(rows));
-        QCOMPARE(d.cols, std::int64_t(cols));
-        QCOMPARE(d.values.size(), std::size_t(rows * cols));
-        QCOMPARE(d.source, path);
-        QCOMPARE(d.rowNames.size(), std::size_t(rowNames.size()));
-        for (int i = 0; i < rowNames.size(); ++i) QCOMPARE(QString::fromStdString(d.rowNames[i]), rowNames[i]);
-        QCOMPARE(d.colNames.size(), std::size_t(colNames.size()));
-        for (int i = 0; i < colNames.size(); ++i) QCOMPARE(QString::fromStdString(d.colNames[i]), colNames[i]);
-        QCOMPARE(d.truth.size(), std::size_t(truth.size()));
-        for (int i = 0; i < truth.size(); ++i) QCOMPARE(d.truth[i], truth[i]);
-        QVERIFY(!d.notes.empty());
-    }
-
-    void valuesAreRowMajor()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "m.csv", "a,b,c\n1,2,3\n4,5,6.5\n");
-        const Dataset d = loadMatrix(path);
-        const std::vector<float> expected{1, 2, 3, 4, 5, 6.5f};
-        QCOMPARE(d.values, expected);
-    }
-
-    void sameNumbersSameHash()
-    {
-        QTemporaryDir dir;
-        const Dataset a = loadMatrix(test::writeFile(dir, "a.csv", "x,y\n1,2\n3,4\n"));
-        const Dataset b = loadMatrix(test::writeFile(dir, "b.tsv", "id\tx\ty\np\t1.0\t2\nq\t3\t4e0\n"));
-        QCOMPARE(a.contentHash(), b.contentHash());
-        const Dataset c = loadMatrix(test::writeFile(dir, "c.csv", "x,y\n1,2\n3,4.0001\n"));
-        QVERIFY(a.contentHash() != c.contentHash());
-    }
-
-    void badInput_data()
-    {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("fragment");
-        QTest::newRow("empty file") << QByteArray("") << 1 << 1 << "empty file";
-        QTest::newRow("only blank lines") << QByteArray("\n \r\n\n") << 1 << 1 << "empty file";
-        QTest::newRow("header only") << QByteArray("a,b\n") << 2 << 1 << "no data rows";
-        QTest::newRow("too many fields") << QByteArray("1,2\n3,4,5\n") << 2 << 5 << "expected 2 fields";
-        QTest::newRow("too few fields") << QByteArray("1,2,3\n4,5\n6,7,8\n") << 2 << 4 << "expected 3 fields";
-        QTest::newRow("ragged after header") << QByteArray("a,b\n1,2\n3\n") << 3 << 2 << "found 1";
-        QTest::newRow("non-numeric cell") << QByteArray("a,b\n1,2\n3,x\n") << 3 << 3 << "not a number: 'x'";
-        QTest::newRow("nan") << QByteArray("1,2\n3,nan\n") << 2 << 3 << "not a finite number";
-        QTest::newRow("inf") << QByteArray("1,inf\n") << 1 << 3 << "not a finite number";
-        QTest::newRow("huge") << QByteArray("1,2\n3,1e39\n") << 2 << 3 << "'1e39' is too large";
-        // Within float32, but its squared distances are not.
-        QTest::newRow("square overflows") << QByteArray("1,2\n3,1e20\n") << 2 << 3
-                                          << "values above 1.12e+18 in 2 columns overflow float32 squared distances";
-        QTest::newRow("empty cell") << QByteArray("1,2\n3,\n") << 2 << 3 << "empty cell";
-        QTest::newRow("spaces only cell") << QByteArray("1,2\n3,  \n") << 2 << 5 << "empty cell";
-        QTest::newRow("invalid utf-8") << QByteArray("a,b\n1,\xff\n") << 2 << 3 << "invalid UTF-8";
-        QTest::newRow("nul byte") << QByteArray("1,2\n3,\0\n", 8) << 2 << 3 << "NUL byte";
-        QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"2\n") << 2 << 3 << "unterminated";
-        QTest::newRow("label not integer") << QByteArray("x,label\n1,0\n2,a\n") << 3 << 3 << "must be an integer";
-        QTest::newRow("label fractional") << QByteArray("x,label\n1,0.5\n") << 2 << 3 << "must be an integer";
-        QTest::newRow("label negative") << QByteArray("x,label\n1,0\n2,-1\n") << 3 << 3 << "must not be negative";
-        QTest::newRow("two truth columns") << QByteArray("x,label,truth\n1,2,3\n") << 1 << 9 << "more than one";
-        QTest::newRow("only an id column") << QByteArray("id\na\nb\n") << 2 << 1 << "not a number";
-        QTest::newRow("names and labels, no features") << QByteArray("id,label\na,1\n") << 1 << 9 << "no feature";
-        QTest::newRow("multibyte column")
-            << QByteArray("n\xC3\xA4me,x\n\xC3\xA4,1\n\xC3\xB6,z\n") << 3 << 3 << "not a number";
-        QTest::newRow("text in later id-less row") << QByteArray("1,2\nb,4\n") << 2 << 1 << "not a number: 'b'";
-        QByteArray longLine("1,2\n");
-        longLine += QByteArray((1 << 20) + 1, '7');
-        QTest::newRow("gigantic line") << longLine << 2 << (1 << 20) + 1 << "longer than";
-    }
-
-    void badInput()
-    {
-        QFETCH(QByteArray, bytes);
-        QFETCH(int, line);
-        QFETCH(int, column);
-        QFETCH(QString, fragment);
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "bad.csv", bytes.toStdString());
-        CD_EXPECT_DATA_ERROR(loadMatrix(path), path, line, column, fragment.toStdString());
-    }
-
-    void largeFileLoads()
-    {
-        QTemporaryDir dir;
-        std::string text = "a,b,c,d\n";
-        for (int i = 0; i < 20000; ++i) text += std::to_string(i) + ",0.5,-1e-3," + std::to_string(i % 7) + "\n";
-        const Dataset d = loadMatrix(test::writeFile(dir, "big.csv", text));
-        QCOMPARE(d.rows, std::int64_t{20000});
-        QCOMPARE(d.row(19999)[0], 19999.0f);
-        QCOMPARE(d.row(19999)[3], float(19999 % 7));
-    }
+struct GoodFilesRow {
+    std::string tag;
+    std::string bytes;
+    int rows;
+    int cols;
+    std::vector<std::string> rowNames;
+    std::vector<std::string> colNames;
+    std::vector<int> truth;
 };
 
-QTEST_APPLESS_MAIN(TestMatrixLoader)
-#include "test_matrix_loader.moc"
+std::vector<GoodFilesRow> goodFilesRows()
+{
+    std::vector<GoodFilesRow> rows;
+    rows.push_back({"no header", std::string("1,2\n3,4\n5,6\n"), 3, 2, std::vector<std::string>{}, std::vector<std::string>{}, std::vector<int>{}});
+    rows.push_back({"header", std::string("x,y\n1,2\n3,4\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"id column and header", std::string("id,x,y\na,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"numeric ids under an id header", std::string("id,x\n7,1\n8,2\n"), 2, 1, std::vector<std::string>{"7", "8"}, std::vector<std::string>{"x"}, std::vector<int>{}});
+    rows.push_back({"pandas empty index header", std::string(",x,y\nr1,1,2\nr2,3,4\n"), 2, 2, std::vector<std::string>{"r1", "r2"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"id column, no header", std::string("a,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{}, std::vector<int>{}});
+    rows.push_back({"header over numbers, text only in first cell", std::string("x,1,2\n5,3,4\n"), 1, 3, std::vector<std::string>{}, std::vector<std::string>{"x", "1", "2"}, std::vector<int>{}});
+    rows.push_back({"tsv", std::string("x\ty\n1\t2\n3\t4\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"semicolon", std::string("1;2\n3;4\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{}, std::vector<int>{}});
+    rows.push_back({"quoted", std::string("\"name, full\",\"x\"\n\"a, b\",\"1.5\"\nc,2\n"), 2, 1, std::vector<std::string>{"a, b", "c"}, std::vector<std::string>{"x"}, std::vector<int>{}});
+    rows.push_back({"crlf and blank lines", std::string("x,y\r\n1,2\r\n\r\n3,4\r\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"label column", std::string("x,Label,y\n1,0,2\n3,1,4\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{"x", "y"}, std::vector<int>{0, 1}});
+    rows.push_back({"truth column and ids", std::string("name,x,TRUTH\na,1,5\nb,2,3\n"), 2, 1, std::vector<std::string>{"a", "b"}, std::vector<std::string>{"x"}, std::vector<int>{5, 3}});
+    rows.push_back({"single column", std::string("v\n1\n2\n3\n"), 3, 1, std::vector<std::string>{}, std::vector<std::string>{"v"}, std::vector<int>{}});
+    rows.push_back({"no trailing newline", std::string("1,2\n3,4"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{}, std::vector<int>{}});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("goodFiles")
+{
+    for (const GoodFilesRow& row : goodFilesRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& bytes = row.bytes;
+            const int& rows = row.rows;
+            const int& cols = row.cols;
+            const std::vector<std::string>& rowNames = row.rowNames;
+            const std::vector<std::string>& colNames = row.colNames;
+            const std::vector<int>& truth = row.truth;
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "m.csv", bytes);
+            const Dataset d = loadDataset(path);  // sniffed: these are all matrices
+            REQUIRE_EQ(toString(d.layout), toString(Layout::Matrix));
+            REQUIRE_EQ(d.rows, std::int64_t(rows));
+            REQUIRE_EQ(d.cols, std::int64_t(cols));
+            REQUIRE_EQ(d.values.size(), std::size_t(rows * cols));
+            REQUIRE_EQ(d.source, path);
+            REQUIRE_EQ(d.rowNames.size(), std::size_t(rowNames.size()));
+            for (int i = 0; i < rowNames.size(); ++i) REQUIRE_EQ(d.rowNames[i], rowNames[i]);
+            REQUIRE_EQ(d.colNames.size(), std::size_t(colNames.size()));
+            for (int i = 0; i < colNames.size(); ++i) REQUIRE_EQ(d.colNames[i], colNames[i]);
+            REQUIRE_EQ(d.truth.size(), std::size_t(truth.size()));
+            for (int i = 0; i < truth.size(); ++i) REQUIRE_EQ(d.truth[i], truth[i]);
+            REQUIRE(!d.notes.empty());
+        }
+    }
+}
+
+TEST_CASE("valuesAreRowMajor")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "m.csv", "a,b,c\n1,2,3\n4,5,6.5\n");
+    const Dataset d = loadMatrix(path);
+    const std::vector<float> expected{1, 2, 3, 4, 5, 6.5f};
+    REQUIRE_EQ(d.values, expected);
+}
+
+TEST_CASE("sameNumbersSameHash")
+{
+    test::TempDir dir;
+    const Dataset a = loadMatrix(test::writeFile(dir, "a.csv", "x,y\n1,2\n3,4\n"));
+    const Dataset b = loadMatrix(test::writeFile(dir, "b.tsv", "id\tx\ty\np\t1.0\t2\nq\t3\t4e0\n"));
+    REQUIRE_EQ(a.contentHash(), b.contentHash());
+    const Dataset c = loadMatrix(test::writeFile(dir, "c.csv", "x,y\n1,2\n3,4.0001\n"));
+    REQUIRE(a.contentHash() != c.contentHash());
+}
+
+namespace {
+
+struct BadInputRow {
+    std::string tag;
+    std::string bytes;
+    int line;
+    int column;
+    std::string fragment;
+};
+
+std::vector<BadInputRow> badInputRows()
+{
+    std::vector<BadInputRow> rows;
+    rows.push_back({"empty file", std::string(""), 1, 1, "empty file"});
+    rows.push_back({"only blank lines", std::string("\n \r\n\n"), 1, 1, "empty file"});
+    rows.push_back({"header only", std::string("a,b\n"), 2, 1, "no data rows"});
+    rows.push_back({"too many fields", std::string("1,2\n3,4,5\n"), 2, 5, "expected 2 fields"});
+    rows.push_back({"too few fields", std::string("1,2,3\n4,5\n6,7,8\n"), 2, 4, "expected 3 fields"});
+    rows.push_back({"ragged after header", std::string("a,b\n1,2\n3\n"), 3, 2, "found 1"});
+    rows.push_back({"non-numeric cell", std::string("a,b\n1,2\n3,x\n"), 3, 3, "not a number: 'x'"});
+    rows.push_back({"nan", std::string("1,2\n3,nan\n"), 2, 3, "not a finite number"});
+    rows.push_back({"inf", std::string("1,inf\n"), 1, 3, "not a finite number"});
+    rows.push_back({"huge", std::string("1,2\n3,1e39\n"), 2, 3, "'1e39' is too large"});
+    // Within float32, but its squared distances are not.
+    rows.push_back({"square overflows", std::string("1,2\n3,1e20\n"), 2, 3, "values above 1.12e+18 in 2 columns overflow float32 squared distances"});
+    rows.push_back({"empty cell", std::string("1,2\n3,\n"), 2, 3, "empty cell"});
+    rows.push_back({"spaces only cell", std::string("1,2\n3,  \n"), 2, 5, "empty cell"});
+    rows.push_back({"invalid utf-8", std::string("a,b\n1,\xff\n"), 2, 3, "invalid UTF-8"});
+    rows.push_back({"nul byte", std::string("1,2\n3,\0\n", 8), 2, 3, "NUL byte"});
+    rows.push_back({"unterminated quote", std::string("a,b\n1,\"2\n"), 2, 3, "unterminated"});
+    rows.push_back({"label not integer", std::string("x,label\n1,0\n2,a\n"), 3, 3, "must be an integer"});
+    rows.push_back({"label fractional", std::string("x,label\n1,0.5\n"), 2, 3, "must be an integer"});
+    rows.push_back({"label negative", std::string("x,label\n1,0\n2,-1\n"), 3, 3, "must not be negative"});
+    rows.push_back({"two truth columns", std::string("x,label,truth\n1,2,3\n"), 1, 9, "more than one"});
+    rows.push_back({"only an id column", std::string("id\na\nb\n"), 2, 1, "not a number"});
+    rows.push_back({"names and labels, no features", std::string("id,label\na,1\n"), 1, 9, "no feature"});
+    rows.push_back({"multibyte column", std::string("n\xC3\xA4me,x\n\xC3\xA4,1\n\xC3\xB6,z\n"), 3, 3, "not a number"});
+    rows.push_back({"text in later id-less row", std::string("1,2\nb,4\n"), 2, 1, "not a number: 'b'"});
+    std::string longLine("1,2\n");
+    longLine += std::string((1 << 20) + 1, '7');
+    rows.push_back({"gigantic line", longLine, 2, (1 << 20) + 1, "longer than"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("badInput")
+{
+    for (const BadInputRow& row : badInputRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& bytes = row.bytes;
+            const int& line = row.line;
+            const int& column = row.column;
+            const std::string& fragment = row.fragment;
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "bad.csv", bytes);
+            CD_EXPECT_DATA_ERROR(loadMatrix(path), path, line, column, fragment);
+        }
+    }
+}
+
+TEST_CASE("largeFileLoads")
+{
+    test::TempDir dir;
+    std::string text = "a,b,c,d\n";
+    for (int i = 0; i < 20000; ++i) text += std::to_string(i) + ",0.5,-1e-3," + std::to_string(i % 7) + "\n";
+    const Dataset d = loadMatrix(test::writeFile(dir, "big.csv", text));
+    REQUIRE_EQ(d.rows, std::int64_t{20000});
+    REQUIRE_EQ(d.row(19999)[0], 19999.0f);
+    REQUIRE_EQ(d.row(19999)[3], float(19999 % 7));
+}

@@ -2,7 +2,12 @@
 
 #include "data_test_support.h"
 
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include <cmath>
 
@@ -46,166 +51,168 @@ std::string allNotes(const Dataset& d)
 
 }  // namespace
 
-class TestPricesLoader : public QObject {
-    Q_OBJECT
-
-private slots:
-    void rowsAreZscoredLogReturns()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "p.csv",
-                                                 "Date,AAA,BBB,CCC\n"
-                                                 "2024-01-02,100,50,10\n"
-                                                 "2024-01-03,101,49,10.5\n"
-                                                 "2024-01-04,103,51,10.2\n"
-                                                 "2024-01-05,102,52,10.9\n"
-                                                 "2024-01-08,104,50.5,11\n");
-        const Dataset d = loadDataset(path);  // sniffed from the Date header
-        QCOMPARE(toString(d.layout), toString(Layout::Prices));
-        QCOMPARE(d.rows, std::int64_t{3});
-        QCOMPARE(d.cols, std::int64_t{4});
-        QCOMPARE(d.rowNames, (std::vector<std::string>{"AAA", "BBB", "CCC"}));
-        QCOMPARE(d.colNames, (std::vector<std::string>{"2024-01-03", "2024-01-04", "2024-01-05", "2024-01-08"}));
-        const std::vector<std::vector<double>> prices{
-            {100, 101, 103, 102, 104}, {50, 49, 51, 52, 50.5}, {10, 10.5, 10.2, 10.9, 11}};
-        for (int a = 0; a < 3; ++a) {
-            const auto expected = zscoredReturns(prices[a]);
-            for (int j = 0; j < 4; ++j) QVERIFY(std::fabs(d.row(a)[j] - expected[j]) < 1e-5);
-        }
-        QVERIFY(d.truth.empty());
+TEST_CASE("rowsAreZscoredLogReturns")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "p.csv",
+                                             "Date,AAA,BBB,CCC\n"
+                                             "2024-01-02,100,50,10\n"
+                                             "2024-01-03,101,49,10.5\n"
+                                             "2024-01-04,103,51,10.2\n"
+                                             "2024-01-05,102,52,10.9\n"
+                                             "2024-01-08,104,50.5,11\n");
+    const Dataset d = loadDataset(path);  // sniffed from the Date header
+    REQUIRE_EQ(toString(d.layout), toString(Layout::Prices));
+    REQUIRE_EQ(d.rows, std::int64_t{3});
+    REQUIRE_EQ(d.cols, std::int64_t{4});
+    REQUIRE_EQ(d.rowNames, (std::vector<std::string>{"AAA", "BBB", "CCC"}));
+    REQUIRE_EQ(d.colNames, (std::vector<std::string>{"2024-01-03", "2024-01-04", "2024-01-05", "2024-01-08"}));
+    const std::vector<std::vector<double>> prices{
+        {100, 101, 103, 102, 104}, {50, 49, 51, 52, 50.5}, {10, 10.5, 10.2, 10.9, 11}};
+    for (int a = 0; a < 3; ++a) {
+        const auto expected = zscoredReturns(prices[a]);
+        for (int j = 0; j < 4; ++j) REQUIRE(std::fabs(d.row(a)[j] - expected[j]) < 1e-5);
     }
+    REQUIRE(d.truth.empty());
+}
 
-    void forwardFillAndDrop()
-    {
-        QTemporaryDir dir;
-        // AAA misses two prices (filled, 75% present); BBB has 3 of 8 (dropped at minHistory 0.7).
-        const std::string path = test::writeFile(dir, "p.csv",
-                                                 "date,AAA,BBB,CCC\n"
-                                                 "2024-01-01,10,NA,20\n"
-                                                 "2024-01-02,11,,21\n"
-                                                 "2024-01-03,,null,22\n"
-                                                 "2024-01-04,NaN,5,21\n"
-                                                 "2024-01-05,12,6,23\n"
-                                                 "2024-01-06,13,7,22\n"
-                                                 "2024-01-07,12,N/A,24\n"
-                                                 "2024-01-08,14,#N/A,25\n");
-        LoadOptions options;
-        options.minHistory = 0.7;
-        const Dataset d = loadPrices(path, options);
-        QCOMPARE(d.rowNames, (std::vector<std::string>{"AAA", "CCC"}));
-        QCOMPARE(d.cols, std::int64_t{7});
-        QVERIFY2(hasNote(d, "forward-filled 2"), allNotes(d).c_str());
-        QVERIFY2(hasNote(d, "dropped 1 of 3 assets") && hasNote(d, "less than 70% of prices present: BBB (38%)"),
-                 allNotes(d).c_str());
-        const auto expected = zscoredReturns({10, 11, 11, 11, 12, 13, 12, 14});
-        for (int j = 0; j < 7; ++j) QVERIFY(std::fabs(d.row(0)[j] - expected[j]) < 1e-5);
-    }
+TEST_CASE("forwardFillAndDrop")
+{
+    test::TempDir dir;
+    // AAA misses two prices (filled, 75% present); BBB has 3 of 8 (dropped at minHistory 0.7).
+    const std::string path = test::writeFile(dir, "p.csv",
+                                             "date,AAA,BBB,CCC\n"
+                                             "2024-01-01,10,NA,20\n"
+                                             "2024-01-02,11,,21\n"
+                                             "2024-01-03,,null,22\n"
+                                             "2024-01-04,NaN,5,21\n"
+                                             "2024-01-05,12,6,23\n"
+                                             "2024-01-06,13,7,22\n"
+                                             "2024-01-07,12,N/A,24\n"
+                                             "2024-01-08,14,#N/A,25\n");
+    LoadOptions options;
+    options.minHistory = 0.7;
+    const Dataset d = loadPrices(path, options);
+    REQUIRE_EQ(d.rowNames, (std::vector<std::string>{"AAA", "CCC"}));
+    REQUIRE_EQ(d.cols, std::int64_t{7});
+    REQUIRE_MESSAGE(hasNote(d, "forward-filled 2"), allNotes(d).c_str());
+    REQUIRE_MESSAGE((hasNote(d, "dropped 1 of 3 assets") && hasNote(d, "less than 70% of prices present: BBB (38%)")), allNotes(d).c_str());
+    const auto expected = zscoredReturns({10, 11, 11, 11, 12, 13, 12, 14});
+    for (int j = 0; j < 7; ++j) REQUIRE(std::fabs(d.row(0)[j] - expected[j]) < 1e-5);
+}
 
-    void longGapsDropPeriods()
-    {
-        QTemporaryDir dir;
-        const std::string path =
-            test::writeFile(dir, "p.csv",
-                            "date,A,B\n"
-                            "2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,,2.2\n2024-01-04,,2.3\n"
-                            "2024-01-05,,2.2\n2024-01-06,1.3,2.4\n2024-01-07,1.2,2.5\n");
-        LoadOptions options;
-        options.maxForwardFill = 2;
-        options.minHistory = 0.5;
-        const Dataset d = loadPrices(path, options);
-        QCOMPARE(d.rows, std::int64_t{2});
-        QCOMPARE(d.cols, std::int64_t{5});  // 2024-01-05 dropped: A's third missing price is not filled
-        QVERIFY2(hasNote(d, "dropped 1 of 7 periods"), allNotes(d).c_str());
-        QCOMPARE(d.colNames.front(), std::string("2024-01-02"));
-        QCOMPARE(d.colNames[3], std::string("2024-01-06"));
-    }
+TEST_CASE("longGapsDropPeriods")
+{
+    test::TempDir dir;
+    const std::string path =
+        test::writeFile(dir, "p.csv",
+                        "date,A,B\n"
+                        "2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,,2.2\n2024-01-04,,2.3\n"
+                        "2024-01-05,,2.2\n2024-01-06,1.3,2.4\n2024-01-07,1.2,2.5\n");
+    LoadOptions options;
+    options.maxForwardFill = 2;
+    options.minHistory = 0.5;
+    const Dataset d = loadPrices(path, options);
+    REQUIRE_EQ(d.rows, std::int64_t{2});
+    REQUIRE_EQ(d.cols, std::int64_t{5});  // 2024-01-05 dropped: A's third missing price is not filled
+    REQUIRE_MESSAGE(hasNote(d, "dropped 1 of 7 periods"), allNotes(d).c_str());
+    REQUIRE_EQ(d.colNames.front(), std::string("2024-01-02"));
+    REQUIRE_EQ(d.colNames[3], std::string("2024-01-06"));
+}
 
-    void returnWindow()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "p.csv",
-                                                 "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,1.2,2.2\n"
-                                                 "2024-01-04,1.1,2.3\n2024-01-05,1.3,2.2\n");
-        LoadOptions options;
-        options.returnWindow = 2;
-        const Dataset d = loadPrices(path, options);
-        QCOMPARE(d.cols, std::int64_t{2});
-        QCOMPARE(d.colNames, (std::vector<std::string>{"2024-01-04", "2024-01-05"}));
-        options.returnWindow = 5;
-        QVERIFY_THROWS_EXCEPTION(UsageError, loadPrices(path, options));
-        options.returnWindow = -1;
-        QVERIFY_THROWS_EXCEPTION(UsageError, loadPrices(path, options));
-    }
+TEST_CASE("returnWindow")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "p.csv",
+                                             "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n2024-01-03,1.2,2.2\n"
+                                             "2024-01-04,1.1,2.3\n2024-01-05,1.3,2.2\n");
+    LoadOptions options;
+    options.returnWindow = 2;
+    const Dataset d = loadPrices(path, options);
+    REQUIRE_EQ(d.cols, std::int64_t{2});
+    REQUIRE_EQ(d.colNames, (std::vector<std::string>{"2024-01-04", "2024-01-05"}));
+    options.returnWindow = 5;
+    REQUIRE_THROWS_AS(loadPrices(path, options), UsageError);
+    options.returnWindow = -1;
+    REQUIRE_THROWS_AS(loadPrices(path, options), UsageError);
+}
 
-    void constantAssetBecomesZeroRow()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(
-            dir, "p.csv", "date,A,B\n2024-01-01,1,5\n2024-01-02,1.1,5\n2024-01-03,1.2,5\n2024-01-04,1,5\n");
-        const Dataset d = loadPrices(path);
-        for (int j = 0; j < d.cols; ++j) QCOMPARE(d.row(1)[j], 0.0f);
-        QVERIFY(hasNote(d, "constant returns"));
-    }
+TEST_CASE("constantAssetBecomesZeroRow")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(
+        dir, "p.csv", "date,A,B\n2024-01-01,1,5\n2024-01-02,1.1,5\n2024-01-03,1.2,5\n2024-01-04,1,5\n");
+    const Dataset d = loadPrices(path);
+    for (int j = 0; j < d.cols; ++j) REQUIRE_EQ(d.row(1)[j], 0.0f);
+    REQUIRE(hasNote(d, "constant returns"));
+}
 
-    void dateFormats()
-    {
-        QTemporaryDir dir;
-        const std::string path =
-            test::writeFile(dir, "p.csv", "when;A;B\n2024-01-02 16:00;1;2\n2024-01-02T16:30:00;1,5;2\n");
-        // Semicolon-delimited with a decimal comma is not a number: the error says where.
-        CD_EXPECT_DATA_ERROR(loadPrices(path), path, 3, 21, "not a price: '1,5'");
-        const std::string ok = test::writeFile(dir, "ok.csv",
-                                               "when\tA\tB\n2024-01-02 16:00\t1\t2\n"
-                                               "2024-01-02T16:30:00Z\t1.5\t2.2\n2024-01-03\t1.4\t2.1\n");
-        QCOMPARE(toString(sniffLayout(ok)), toString(Layout::Prices));
-        QCOMPARE(loadDataset(ok).cols, std::int64_t{2});
-    }
+TEST_CASE("dateFormats")
+{
+    test::TempDir dir;
+    const std::string path =
+        test::writeFile(dir, "p.csv", "when;A;B\n2024-01-02 16:00;1;2\n2024-01-02T16:30:00;1,5;2\n");
+    // Semicolon-delimited with a decimal comma is not a number: the error says where.
+    CD_EXPECT_DATA_ERROR(loadPrices(path), path, 3, 21, "not a price: '1,5'");
+    const std::string ok = test::writeFile(dir, "ok.csv",
+                                           "when\tA\tB\n2024-01-02 16:00\t1\t2\n"
+                                           "2024-01-02T16:30:00Z\t1.5\t2.2\n2024-01-03\t1.4\t2.1\n");
+    REQUIRE_EQ(toString(sniffLayout(ok)), toString(Layout::Prices));
+    REQUIRE_EQ(loadDataset(ok).cols, std::int64_t{2});
+}
 
-    void badInput_data()
-    {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("fragment");
-        const QByteArray head = "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n";
-        QTest::newRow("empty") << QByteArray() << 1 << 1 << "empty file";
-        QTest::newRow("header only") << QByteArray("date,A,B\n") << 2 << 1 << "no price rows";
-        QTest::newRow("no header") << QByteArray("2024-01-01,1,2\n2024-01-02,1,2\n") << 1 << 1 << "needs a header";
-        QTest::newRow("no assets") << QByteArray("date\n2024-01-01\n") << 1 << 5 << "no asset columns";
-        QTest::newRow("duplicate asset") << QByteArray("date,A,B,A\n2024-01-01,1,2,3\n") << 1 << 10
-                                         << "duplicate asset 'A' (also column 2";
-        QTest::newRow("empty asset name") << QByteArray("date,A,,B\n") << 1 << 8 << "empty asset name";
-        QTest::newRow("zero price") << head + "2024-01-03,0,2\n" << 4 << 12 << "must be positive";
-        QTest::newRow("negative price") << head + "2024-01-03,1,-2\n" << 4 << 14 << "must be positive";
-        QTest::newRow("text price") << head + "2024-01-03,abc,2\n" << 4 << 12 << "not a price: 'abc'";
-        QTest::newRow("subnormal price") << head + "2024-01-03,1e-310,2\n" << 4 << 12 << "price too small";
-        QTest::newRow("5e-324 beside 1e300") << head + "2024-01-03,1e300,5e-324\n" << 4 << 18 << "price too small";
-        // Both prices are normal doubles, their ratio is not: the later price is named.
-        QTest::newRow("log return beyond double range")
-            << QByteArray("date,A,B\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n") << 3 << 12
-            << "the log return of 'A' at 2024-01-02 is not finite";
-        QTest::newRow("infinite price") << head + "2024-01-03,1,inf\n" << 4 << 14 << "not a finite price";
-        QTest::newRow("bad date") << head + "2024-02-30,1,2\n" << 4 << 1 << "not a date";
-        QTest::newRow("dates go back") << head + "2024-01-02,1,2\n" << 4 << 1 << "dates must increase";
-        QTest::newRow("ragged") << head + "2024-01-03,1\n" << 4 << 13 << "expected 3 fields";
-        QTest::newRow("too many fields") << head + "2024-01-03,1,2,3\n" << 4 << 16 << "expected 3 fields";
-        QTest::newRow("invalid utf-8") << head + "2024-01-03,1,\xC3\x28\n" << 4 << 14 << "invalid UTF-8";
-        QTest::newRow("all assets dropped") << QByteArray("date,A\n2024-01-01,\n2024-01-02,\n2024-01-03,1\n") << 0 << 0
-                                            << "no asset has enough price history";
-        QTest::newRow("too short") << QByteArray("date,A\n2024-01-01,1\n2024-01-02,2\n") << 0 << 0 << "too few periods";
-    }
+namespace {
 
-    void badInput()
-    {
-        QFETCH(QByteArray, bytes);
-        QFETCH(int, line);
-        QFETCH(int, column);
-        QFETCH(QString, fragment);
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "bad.csv", bytes.toStdString());
-        CD_EXPECT_DATA_ERROR(loadPrices(path), path, line, column, fragment.toStdString());
-    }
+struct BadInputRow {
+    std::string tag;
+    std::string bytes;
+    int line;
+    int column;
+    std::string fragment;
 };
 
-QTEST_APPLESS_MAIN(TestPricesLoader)
-#include "test_prices_loader.moc"
+std::vector<BadInputRow> badInputRows()
+{
+    std::vector<BadInputRow> rows;
+    const std::string head = "date,A,B\n2024-01-01,1,2\n2024-01-02,1.1,2.1\n";
+    rows.push_back({"empty", std::string(), 1, 1, "empty file"});
+    rows.push_back({"header only", std::string("date,A,B\n"), 2, 1, "no price rows"});
+    rows.push_back({"no header", std::string("2024-01-01,1,2\n2024-01-02,1,2\n"), 1, 1, "needs a header"});
+    rows.push_back({"no assets", std::string("date\n2024-01-01\n"), 1, 5, "no asset columns"});
+    rows.push_back({"duplicate asset", std::string("date,A,B,A\n2024-01-01,1,2,3\n"), 1, 10, "duplicate asset 'A' (also column 2"});
+    rows.push_back({"empty asset name", std::string("date,A,,B\n"), 1, 8, "empty asset name"});
+    rows.push_back({"zero price", head + "2024-01-03,0,2\n", 4, 12, "must be positive"});
+    rows.push_back({"negative price", head + "2024-01-03,1,-2\n", 4, 14, "must be positive"});
+    rows.push_back({"text price", head + "2024-01-03,abc,2\n", 4, 12, "not a price: 'abc'"});
+    rows.push_back({"subnormal price", head + "2024-01-03,1e-310,2\n", 4, 12, "price too small"});
+    rows.push_back({"5e-324 beside 1e300", head + "2024-01-03,1e300,5e-324\n", 4, 18, "price too small"});
+    // Both prices are normal doubles, their ratio is not: the later price is named.
+    rows.push_back({"log return beyond double range", std::string("date,A,B\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n"), 3, 12, "the log return of 'A' at 2024-01-02 is not finite"});
+    rows.push_back({"infinite price", head + "2024-01-03,1,inf\n", 4, 14, "not a finite price"});
+    rows.push_back({"bad date", head + "2024-02-30,1,2\n", 4, 1, "not a date"});
+    rows.push_back({"dates go back", head + "2024-01-02,1,2\n", 4, 1, "dates must increase"});
+    rows.push_back({"ragged", head + "2024-01-03,1\n", 4, 13, "expected 3 fields"});
+    rows.push_back({"too many fields", head + "2024-01-03,1,2,3\n", 4, 16, "expected 3 fields"});
+    rows.push_back({"invalid utf-8", head + "2024-01-03,1,\xC3\x28\n", 4, 14, "invalid UTF-8"});
+    rows.push_back({"all assets dropped", std::string("date,A\n2024-01-01,\n2024-01-02,\n2024-01-03,1\n"), 0, 0, "no asset has enough price history"});
+    rows.push_back({"too short", std::string("date,A\n2024-01-01,1\n2024-01-02,2\n"), 0, 0, "too few periods"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("badInput")
+{
+    for (const BadInputRow& row : badInputRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& bytes = row.bytes;
+            const int& line = row.line;
+            const int& column = row.column;
+            const std::string& fragment = row.fragment;
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "bad.csv", bytes);
+            CD_EXPECT_DATA_ERROR(loadPrices(path), path, line, column, fragment);
+        }
+    }
+}

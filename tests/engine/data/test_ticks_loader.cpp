@@ -2,7 +2,12 @@
 
 #include "data_test_support.h"
 
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include <cmath>
 
@@ -47,131 +52,148 @@ bool hasNote(const Dataset& d, const std::string& fragment)
 
 }  // namespace
 
-class TestTicksLoader : public QObject {
-    Q_OBJECT
+TEST_CASE("resamplesToLastPricePerBar")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "t.csv", ticksFile());
+    REQUIRE_EQ(toString(sniffLayout(path)), toString(Layout::Ticks));
+    LoadOptions options;
+    options.minHistory = 0.5;  // BBB trades in 3 of the 4 bars
+    const Dataset d = loadDataset(path, options);
+    REQUIRE_EQ(toString(d.layout), toString(Layout::Ticks));
+    REQUIRE_EQ(d.rowNames, (std::vector<std::string>{"AAA", "BBB"}));
+    REQUIRE_EQ(d.colNames, (std::vector<std::string>{"2024-01-02T09:31:00", "2024-01-02T09:32:00", "2024-01-02T09:33:00"}));
+    REQUIRE(hasNote(d, "resampled 9 ticks of 2 symbols into 4 bars of 60 s"));
+    REQUIRE(hasNote(d, "forward-filled 1"));
 
-private slots:
-    void resamplesToLastPricePerBar()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "t.csv", ticksFile());
-        QCOMPARE(toString(sniffLayout(path)), toString(Layout::Ticks));
-        LoadOptions options;
-        options.minHistory = 0.5;  // BBB trades in 3 of the 4 bars
-        const Dataset d = loadDataset(path, options);
-        QCOMPARE(toString(d.layout), toString(Layout::Ticks));
-        QCOMPARE(d.rowNames, (std::vector<std::string>{"AAA", "BBB"}));
-        QCOMPARE(d.colNames,
-                 (std::vector<std::string>{"2024-01-02T09:31:00", "2024-01-02T09:32:00", "2024-01-02T09:33:00"}));
-        QVERIFY(hasNote(d, "resampled 9 ticks of 2 symbols into 4 bars of 60 s"));
-        QVERIFY(hasNote(d, "forward-filled 1"));
+    // The same bars written as a wide prices file go through the same pipeline.
+    const std::string wide = test::writeFile(dir, "w.csv",
+                                             "timestamp,AAA,BBB\n"
+                                             "2024-01-02T09:30:00,101,50\n"
+                                             "2024-01-02T09:31:00,102,51\n"
+                                             "2024-01-02T09:32:00,103,52.5\n"
+                                             "2024-01-02T09:33:00,104,\n");
+    const Dataset p = loadDataset(wide, options);
+    REQUIRE_EQ(toString(p.layout), toString(Layout::Prices));
+    REQUIRE_EQ(d.values, p.values);
+    REQUIRE_EQ(d.contentHash(), p.contentHash());
+    REQUIRE_EQ(d.colNames, p.colNames);
+}
 
-        // The same bars written as a wide prices file go through the same pipeline.
-        const std::string wide = test::writeFile(dir, "w.csv",
-                                                 "timestamp,AAA,BBB\n"
-                                                 "2024-01-02T09:30:00,101,50\n"
-                                                 "2024-01-02T09:31:00,102,51\n"
-                                                 "2024-01-02T09:32:00,103,52.5\n"
-                                                 "2024-01-02T09:33:00,104,\n");
-        const Dataset p = loadDataset(wide, options);
-        QCOMPARE(toString(p.layout), toString(Layout::Prices));
-        QCOMPARE(d.values, p.values);
-        QCOMPARE(d.contentHash(), p.contentHash());
-        QCOMPARE(d.colNames, p.colNames);
-    }
+TEST_CASE("barSizeAndWindow")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "t.csv", ticksFile());
+    LoadOptions options;
+    options.minHistory = 0.5;
+    options.barSeconds = 30;
+    const Dataset d = loadTicks(path, options);
+    REQUIRE(hasNote(d, "bars of 30 s"));
+    REQUIRE_EQ(d.colNames.front(), std::string("2024-01-02T09:30:30"));
+    options.returnWindow = 2;
+    const Dataset w = loadTicks(path, options);
+    REQUIRE_EQ(w.cols, std::int64_t{2});
+    options.barSeconds = 0;
+    REQUIRE_THROWS_AS(loadTicks(path, options), UsageError);
+}
 
-    void barSizeAndWindow()
-    {
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "t.csv", ticksFile());
-        LoadOptions options;
-        options.minHistory = 0.5;
-        options.barSeconds = 30;
-        const Dataset d = loadTicks(path, options);
-        QVERIFY(hasNote(d, "bars of 30 s"));
-        QCOMPARE(d.colNames.front(), std::string("2024-01-02T09:30:30"));
-        options.returnWindow = 2;
-        const Dataset w = loadTicks(path, options);
-        QCOMPARE(w.cols, std::int64_t{2});
-        options.barSeconds = 0;
-        QVERIFY_THROWS_EXCEPTION(UsageError, loadTicks(path, options));
-    }
+namespace {
 
-    void missingRequiredColumns_data()
-    {
-        QTest::addColumn<QByteArray>("header");
-        QTest::addColumn<QString>("missing");
-        QTest::newRow("timestamp") << QByteArray("time,symbol,price") << "'timestamp'";
-        QTest::newRow("symbol") << QByteArray("timestamp,ticker,price") << "'symbol'";
-        QTest::newRow("price") << QByteArray("timestamp,symbol,size") << "'price'";
-    }
-
-    void missingRequiredColumns()
-    {
-        QFETCH(QByteArray, header);
-        QFETCH(QString, missing);
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "t.csv", header.toStdString() + "\n2024-01-02,A,1\n");
-        CD_EXPECT_DATA_ERROR(loadTicks(path), path, 1, 1, "missing required column " + missing.toStdString());
-    }
-
-    void badInput_data()
-    {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("fragment");
-        const QByteArray head = "timestamp,symbol,price,size\n2024-01-02T09:30:00,A,10,1\n";
-        QTest::newRow("empty") << QByteArray() << 1 << 1 << "empty file";
-        QTest::newRow("header only") << QByteArray("timestamp,symbol,price\n") << 2 << 1 << "no ticks";
-        QTest::newRow("duplicate column")
-            << QByteArray("timestamp,symbol,price,Price\n") << 1 << 24 << "duplicate column 'price'";
-        QTest::newRow("bad timestamp") << head + "2024-01-02T25:00:00,A,10,1\n" << 3 << 1 << "not a timestamp";
-        QTest::newRow("empty symbol") << head + "2024-01-02T09:31:00,,10,1\n" << 3 << 21 << "empty symbol";
-        QTest::newRow("negative price") << head + "2024-01-02T09:31:00,A,-10,1\n" << 3 << 23 << "must be positive";
-        QTest::newRow("nan price") << head + "2024-01-02T09:31:00,A,NaN,1\n" << 3 << 23 << "not a finite price";
-        QTest::newRow("subnormal price") << head + "2024-01-02T09:31:00,A,1e-310,1\n" << 3 << 23 << "price too small";
-        // The 09:31 bar closes on the tick of line 4: its return from 1e300 underflows to log(0).
-        QTest::newRow("bar return beyond double range")
-            << QByteArray("timestamp,symbol,price\n2024-01-02T09:30:00,A,1e300\n2024-01-02T09:31:00,A,5\n"
-                          "2024-01-02T09:31:30,A,1e-300\n2024-01-02T09:32:00,A,1\n")
-            << 4 << 23 << "the log return of 'A' at 2024-01-02T09:31:00";
-        QTest::newRow("missing price") << head + "2024-01-02T09:31:00,A,,1\n" << 3 << 23 << "not a price";
-        QTest::newRow("bad size") << head + "2024-01-02T09:31:00,A,10,lots\n" << 3 << 26 << "size must be";
-        QTest::newRow("negative size") << head + "2024-01-02T09:31:00,A,10,-1\n" << 3 << 26 << "size must be";
-        QTest::newRow("ragged") << head + "2024-01-02T09:31:00,A,10\n" << 3 << 25 << "expected 4 fields";
-        QTest::newRow("too few bars") << head + "2024-01-02T09:30:30,A,11,1\n" << 0 << 0 << "too few periods";
-    }
-
-    void badInput()
-    {
-        QFETCH(QByteArray, bytes);
-        QFETCH(int, line);
-        QFETCH(int, column);
-        QFETCH(QString, fragment);
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "bad.csv", bytes.toStdString());
-        CD_EXPECT_DATA_ERROR(loadTicks(path), path, line, column, fragment.toStdString());
-    }
-
-    void sparseFarApartTicksStayBounded()
-    {
-        // Ticks years apart: only bars with trades exist, so no giant empty grid is built.
-        QTemporaryDir dir;
-        const std::string path = test::writeFile(dir, "t.csv",
-                                                 "timestamp,symbol,price\n0,A,1\n1,B,2\n"
-                                                 "100000000,A,1.5\n100000000,B,2.5\n"
-                                                 "200000000,A,1.2\n200000000,B,2.2\n");
-        LoadOptions options;
-        options.barSeconds = 1;
-        options.minHistory = 0.5;
-        const Dataset d = loadTicks(path, options);
-        QCOMPARE(d.rows, std::int64_t{2});
-        // Bars 0, 1, 1e8, 2e8; bar 0 has no price for B (before its first), so 3 periods remain.
-        QCOMPARE(d.cols, std::int64_t{2});
-        QVERIFY(hasNote(d, "into 4 bars"));
-    }
+struct MissingRequiredColumnsRow {
+    std::string tag;
+    std::string header;
+    std::string missing;
 };
 
-QTEST_APPLESS_MAIN(TestTicksLoader)
-#include "test_ticks_loader.moc"
+std::vector<MissingRequiredColumnsRow> missingRequiredColumnsRows()
+{
+    std::vector<MissingRequiredColumnsRow> rows;
+    rows.push_back({"timestamp", std::string("time,symbol,price"), "'timestamp'"});
+    rows.push_back({"symbol", std::string("timestamp,ticker,price"), "'symbol'"});
+    rows.push_back({"price", std::string("timestamp,symbol,size"), "'price'"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("missingRequiredColumns")
+{
+    for (const MissingRequiredColumnsRow& row : missingRequiredColumnsRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& header = row.header;
+            const std::string& missing = row.missing;
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "t.csv", header + "\n2024-01-02,A,1\n");
+            CD_EXPECT_DATA_ERROR(loadTicks(path), path, 1, 1, "missing required column " + missing);
+        }
+    }
+}
+
+namespace {
+
+struct BadInputRow {
+    std::string tag;
+    std::string bytes;
+    int line;
+    int column;
+    std::string fragment;
+};
+
+std::vector<BadInputRow> badInputRows()
+{
+    std::vector<BadInputRow> rows;
+    const std::string head = "timestamp,symbol,price,size\n2024-01-02T09:30:00,A,10,1\n";
+    rows.push_back({"empty", std::string(), 1, 1, "empty file"});
+    rows.push_back({"header only", std::string("timestamp,symbol,price\n"), 2, 1, "no ticks"});
+    rows.push_back({"duplicate column", std::string("timestamp,symbol,price,Price\n"), 1, 24, "duplicate column 'price'"});
+    rows.push_back({"bad timestamp", head + "2024-01-02T25:00:00,A,10,1\n", 3, 1, "not a timestamp"});
+    rows.push_back({"empty symbol", head + "2024-01-02T09:31:00,,10,1\n", 3, 21, "empty symbol"});
+    rows.push_back({"negative price", head + "2024-01-02T09:31:00,A,-10,1\n", 3, 23, "must be positive"});
+    rows.push_back({"nan price", head + "2024-01-02T09:31:00,A,NaN,1\n", 3, 23, "not a finite price"});
+    rows.push_back({"subnormal price", head + "2024-01-02T09:31:00,A,1e-310,1\n", 3, 23, "price too small"});
+    // The 09:31 bar closes on the tick of line 4: its return from 1e300 underflows to log(0).
+    rows.push_back({"bar return beyond double range", std::string("timestamp,symbol,price\n2024-01-02T09:30:00,A,1e300\n2024-01-02T09:31:00,A,5\n" "2024-01-02T09:31:30,A,1e-300\n2024-01-02T09:32:00,A,1\n"), 4, 23, "the log return of 'A' at 2024-01-02T09:31:00"});
+    rows.push_back({"missing price", head + "2024-01-02T09:31:00,A,,1\n", 3, 23, "not a price"});
+    rows.push_back({"bad size", head + "2024-01-02T09:31:00,A,10,lots\n", 3, 26, "size must be"});
+    rows.push_back({"negative size", head + "2024-01-02T09:31:00,A,10,-1\n", 3, 26, "size must be"});
+    rows.push_back({"ragged", head + "2024-01-02T09:31:00,A,10\n", 3, 25, "expected 4 fields"});
+    rows.push_back({"too few bars", head + "2024-01-02T09:30:30,A,11,1\n", 0, 0, "too few periods"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("badInput")
+{
+    for (const BadInputRow& row : badInputRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& bytes = row.bytes;
+            const int& line = row.line;
+            const int& column = row.column;
+            const std::string& fragment = row.fragment;
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "bad.csv", bytes);
+            CD_EXPECT_DATA_ERROR(loadTicks(path), path, line, column, fragment);
+        }
+    }
+}
+
+TEST_CASE("sparseFarApartTicksStayBounded")
+{
+    // Ticks years apart: only bars with trades exist, so no giant empty grid is built.
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "t.csv",
+                                             "timestamp,symbol,price\n0,A,1\n1,B,2\n"
+                                             "100000000,A,1.5\n100000000,B,2.5\n"
+                                             "200000000,A,1.2\n200000000,B,2.2\n");
+    LoadOptions options;
+    options.barSeconds = 1;
+    options.minHistory = 0.5;
+    const Dataset d = loadTicks(path, options);
+    REQUIRE_EQ(d.rows, std::int64_t{2});
+    // Bars 0, 1, 1e8, 2e8; bar 0 has no price for B (before its first), so 3 periods remain.
+    REQUIRE_EQ(d.cols, std::int64_t{2});
+    REQUIRE(hasNote(d, "into 4 bars"));
+}

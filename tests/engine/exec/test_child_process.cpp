@@ -2,8 +2,7 @@
 // shell), output comes back as lines on the right stream, exit statuses read as words,
 // a failed start names the program, terminate() takes down what the child started;
 // and the heartbeat watchdog names the rank that hung.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_support.h"
 
 #include "engine/core/error.h"
 #include "engine/exec/child_process.h"

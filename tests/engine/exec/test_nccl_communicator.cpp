@@ -9,7 +9,11 @@
 #include "kernels/backend_registry.h"
 #include "kernels/cuda/nccl_plugin.h"
 
-#include <QTest>
+#include "doctest_support.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include <cstring>
 #include <memory>
@@ -72,96 +76,88 @@ private:
 
 }  // namespace
 
-class TestNcclCommunicator : public QObject {
-    Q_OBJECT
-
-private slots:
-    void refusedEverywhereWhenOneRankCannot()
-    {
-        // Rank 2 asks for a GPU no machine has: nobody joins, all say why, naming rank 2
-        // (or rank 0, on a machine where no rank can).
-        const std::vector<Joined> got = joinAll({0, 0, 4096});
-        const int devices = kernels::cudaAvailability().deviceCount;
-        for (const Joined& j : got) {
-            QVERIFY(!j.comm);
-            QCOMPARE(j.whyNot, got[0].whyNot);
-        }
-        const QString why = QString::fromStdString(got[0].whyNot);
-        qInfo("%s", qPrintable(why));
-        QVERIFY2(why.startsWith(devices > 0 ? "rank 2: " : "rank 0: "), qPrintable(why));
+TEST_CASE("refusedEverywhereWhenOneRankCannot")
+{
+    // Rank 2 asks for a GPU no machine has: nobody joins, all say why, naming rank 2
+    // (or rank 0, on a machine where no rank can).
+    const std::vector<Joined> got = joinAll({0, 0, 4096});
+    const int devices = kernels::cudaAvailability().deviceCount;
+    for (const Joined& j : got) {
+        REQUIRE(!j.comm);
+        REQUIRE_EQ(j.whyNot, got[0].whyNot);
     }
+    const std::string why = got[0].whyNot;
+    MESSAGE(test::format("%s", std::string(why).c_str()));
+    REQUIRE_MESSAGE(test::startsWith(why, devices > 0 ? "rank 2: " : "rank 0: "), std::string(why).c_str());
+}
 
-    void adapterKeepsTheCommunicatorContract()
-    {
-        constexpr int n = 3;
-        LocalGroup standIns(n), reference(n);
-        std::vector<std::vector<double>> sums(n), expected(n);
-        std::vector<std::vector<std::byte>> gathered(n), expectedGather(n);
-        std::vector<std::int64_t> ints(n), maxima(n);
-        std::vector<std::thread> threads;
-        for (int r = 0; r < n; ++r)
-            threads.emplace_back([&, r] {
-                const auto i = static_cast<std::size_t>(r);
-                NcclCommunicator comm(std::make_unique<StandInRank>(standIns.member(r)));
-                auto local = reference.member(r);
-                std::vector<double> values{1e16 * (r % 2 ? -1 : 1), 0.1 * (r + 1), 1.0 / (r + 3)};
-                sums[i] = expected[i] = values;
-                comm.allreduceSum(std::span<double>(sums[i]));
-                local->allreduceSum(std::span<double>(expected[i]));
-                std::vector<std::int64_t> one{std::int64_t{1} << 42};
-                comm.allreduceSum(std::span<std::int64_t>(one));
-                ints[i] = one[0];
-                std::vector<double> top{double(r)};
-                comm.allreduceMax(top);
-                maxima[i] = static_cast<std::int64_t>(top[0]);
-                const std::vector<std::byte> mine(static_cast<std::size_t>(2 * r), std::byte(r + 1));  // rank 0 gives none
-                gathered[i] = comm.allgather(mine);
-                expectedGather[i] = local->allgather(mine);
-            });
-        for (auto& t : threads) t.join();
-        for (std::size_t i = 0; i < n; ++i) {
-            QVERIFY(std::memcmp(sums[i].data(), expected[0].data(), 3 * sizeof(double)) == 0);  // rank order, same bits
-            QCOMPARE(ints[i], std::int64_t{3} << 42);
-            QCOMPARE(maxima[i], std::int64_t{2});
-            QCOMPARE(gathered[i].size(), std::size_t{6});
-            QVERIFY(gathered[i] == expectedGather[0]);
-        }
-    }
-
-    void sumsMatchTheLocalCommunicator()
-    {
-        const kernels::CudaAvailability cuda = kernels::cudaAvailability();
-        if (cuda.deviceCount == 0) QSKIP(qPrintable("needs a CUDA GPU: " + QString::fromStdString(cuda.reason)));
-        const int n = std::min(cuda.deviceCount, 4);
-        std::vector<int> devices(static_cast<std::size_t>(n));
-        for (int r = 0; r < n; ++r) devices[static_cast<std::size_t>(r)] = r;
-        std::vector<Joined> nccl = joinAll(devices);
-        if (!nccl[0].comm) QSKIP(qPrintable("NCCL is not usable here: " + QString::fromStdString(nccl[0].whyNot)));
-
-        LocalGroup local(n);
-        std::vector<std::vector<double>> viaNccl(static_cast<std::size_t>(n)), viaLocal(static_cast<std::size_t>(n));
-        std::vector<std::vector<std::int64_t>> intsNccl(static_cast<std::size_t>(n));
-        std::vector<std::thread> threads;
-        for (int r = 0; r < n; ++r)
-            threads.emplace_back([&, r] {
-                const auto i = static_cast<std::size_t>(r);
-                std::vector<double> values(257);
-                for (std::size_t k = 0; k < values.size(); ++k) values[k] = 1.0 / static_cast<double>(k + 3 + r) + 1e12 * (k % 5 == 0);
-                viaNccl[i] = values;
-                viaLocal[i] = values;
-                nccl[i].comm->allreduceSum(std::span<double>(viaNccl[i]));
-                local.member(r)->allreduceSum(std::span<double>(viaLocal[i]));
-                intsNccl[i].assign(100, (std::int64_t{1} << 50) + r);
-                nccl[i].comm->allreduceSum(std::span<std::int64_t>(intsNccl[i]));
-            });
-        for (auto& t : threads) t.join();
-        for (int r = 0; r < n; ++r) {
+TEST_CASE("adapterKeepsTheCommunicatorContract")
+{
+    constexpr int n = 3;
+    LocalGroup standIns(n), reference(n);
+    std::vector<std::vector<double>> sums(n), expected(n);
+    std::vector<std::vector<std::byte>> gathered(n), expectedGather(n);
+    std::vector<std::int64_t> ints(n), maxima(n);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < n; ++r)
+        threads.emplace_back([&, r] {
             const auto i = static_cast<std::size_t>(r);
-            QVERIFY(viaNccl[i] == viaLocal[0]);
-            QCOMPARE(intsNccl[i].front(), (std::int64_t{1} << 50) * n + n * (n - 1) / 2);
-        }
+            NcclCommunicator comm(std::make_unique<StandInRank>(standIns.member(r)));
+            auto local = reference.member(r);
+            std::vector<double> values{1e16 * (r % 2 ? -1 : 1), 0.1 * (r + 1), 1.0 / (r + 3)};
+            sums[i] = expected[i] = values;
+            comm.allreduceSum(std::span<double>(sums[i]));
+            local->allreduceSum(std::span<double>(expected[i]));
+            std::vector<std::int64_t> one{std::int64_t{1} << 42};
+            comm.allreduceSum(std::span<std::int64_t>(one));
+            ints[i] = one[0];
+            std::vector<double> top{double(r)};
+            comm.allreduceMax(top);
+            maxima[i] = static_cast<std::int64_t>(top[0]);
+            const std::vector<std::byte> mine(static_cast<std::size_t>(2 * r), std::byte(r + 1));  // rank 0 gives none
+            gathered[i] = comm.allgather(mine);
+            expectedGather[i] = local->allgather(mine);
+        });
+    for (auto& t : threads) t.join();
+    for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(std::memcmp(sums[i].data(), expected[0].data(), 3 * sizeof(double)) == 0);  // rank order, same bits
+        REQUIRE_EQ(ints[i], std::int64_t{3} << 42);
+        REQUIRE_EQ(maxima[i], std::int64_t{2});
+        REQUIRE_EQ(gathered[i].size(), std::size_t{6});
+        REQUIRE(gathered[i] == expectedGather[0]);
     }
-};
+}
 
-QTEST_GUILESS_MAIN(TestNcclCommunicator)
-#include "test_nccl_communicator.moc"
+TEST_CASE("sumsMatchTheLocalCommunicator")
+{
+    const kernels::CudaAvailability cuda = kernels::cudaAvailability();
+    if (cuda.deviceCount == 0) CLUSTERDESK_SKIP(std::string("needs a CUDA GPU: " + cuda.reason).c_str());
+    const int n = std::min(cuda.deviceCount, 4);
+    std::vector<int> devices(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) devices[static_cast<std::size_t>(r)] = r;
+    std::vector<Joined> nccl = joinAll(devices);
+    if (!nccl[0].comm) CLUSTERDESK_SKIP(std::string("NCCL is not usable here: " + nccl[0].whyNot).c_str());
+
+    LocalGroup local(n);
+    std::vector<std::vector<double>> viaNccl(static_cast<std::size_t>(n)), viaLocal(static_cast<std::size_t>(n));
+    std::vector<std::vector<std::int64_t>> intsNccl(static_cast<std::size_t>(n));
+    std::vector<std::thread> threads;
+    for (int r = 0; r < n; ++r)
+        threads.emplace_back([&, r] {
+            const auto i = static_cast<std::size_t>(r);
+            std::vector<double> values(257);
+            for (std::size_t k = 0; k < values.size(); ++k) values[k] = 1.0 / static_cast<double>(k + 3 + r) + 1e12 * (k % 5 == 0);
+            viaNccl[i] = values;
+            viaLocal[i] = values;
+            nccl[i].comm->allreduceSum(std::span<double>(viaNccl[i]));
+            local.member(r)->allreduceSum(std::span<double>(viaLocal[i]));
+            intsNccl[i].assign(100, (std::int64_t{1} << 50) + r);
+            nccl[i].comm->allreduceSum(std::span<std::int64_t>(intsNccl[i]));
+        });
+    for (auto& t : threads) t.join();
+    for (int r = 0; r < n; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        REQUIRE(viaNccl[i] == viaLocal[0]);
+        REQUIRE_EQ(intsNccl[i].front(), (std::int64_t{1} << 50) * n + n * (n - 1) / 2);
+    }
+}

@@ -1,71 +1,96 @@
 #include "engine/core/error.h"
 #include "engine/exec/topology.h"
 
-#include <QTest>
+#include "doctest_support.h"
+
+#include <string>
+#include <vector>
 
 using namespace clusterdesk;
 
-class TestTopology : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void parses_data()
-    {
-        QTest::addColumn<QString>("spec");
-        QTest::addColumn<QString>("normalised");
-        QTest::addColumn<QStringList>("shards");
-        QTest::newRow("host") << "host" << "host" << QStringList{"host"};
-        QTest::newRow("shards:3") << "shards:3" << "shards:3" << QStringList{"host", "host", "host"};
-        QTest::newRow("cuda") << "cuda" << "cuda:0" << QStringList{"cuda:0"};
-        QTest::newRow("cuda:0,1") << "cuda:0,1" << "cuda:0,1" << QStringList{"cuda:0", "cuda:1"};
-        // Several shards on one GPU: the multi-shard path on a one-GPU machine.
-        QTest::newRow("cuda:0,0") << "cuda:0,0" << "cuda:0,0" << QStringList{"cuda:0", "cuda:0"};
-        QTest::newRow("cuda:01,1") << "cuda:01,1" << "cuda:1,1" << QStringList{"cuda:1", "cuda:1"};
-        // Pool ranks name their backend: the host by default, or a GPU of their node.
-        QTest::newRow("pool:2") << "pool:2" << "pool:2" << QStringList{"host", "host"};
-        QTest::newRow("pool:2:cuda") << "pool:2:cuda" << "pool:2:cuda" << QStringList{"cuda", "cuda"};
-        QTest::newRow("pool:3:host") << "pool:3:host" << "pool:3" << QStringList{"host", "host", "host"};
-    }
-
-    void parses()
-    {
-        QFETCH(QString, spec);
-        QFETCH(QString, normalised);
-        QFETCH(QStringList, shards);
-        const Topology t = parseTopology(spec.toStdString());
-        QCOMPARE(QString::fromStdString(toString(t)), normalised);
-        QStringList got;
-        for (int s = 0; s < t.shardCount(); ++s) got << QString::fromStdString(t.shardBackend(s));
-        QCOMPARE(got, shards);
-        QVERIFY(parseTopology(toString(t)) == t);  // the spelling round-trips
-    }
-
-    void rejects_data()
-    {
-        QTest::addColumn<QString>("spec");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("empty") << "" << "unknown topology ''";
-        QTest::newRow("shards:0") << "shards:0" << "at least one shard";
-        QTest::newRow("shards:x") << "shards:x" << "'x' is not a number";
-        QTest::newRow("cuda:") << "cuda:" << "'' is not a number";
-        QTest::newRow("cuda:0,,1") << "cuda:0,,1" << "'' is not a number";
-        QTest::newRow("cuda:-1") << "cuda:-1" << "'-1' is not a number";
-        QTest::newRow("mpi") << "mpi" << "unknown topology 'mpi'";
-        QTest::newRow("pool::cuda") << "pool::cuda" << "cannot read hostfile :cuda";
-    }
-
-    void rejects()
-    {
-        QFETCH(QString, spec);
-        QFETCH(QString, message);
-        try {
-            parseTopology(spec.toStdString());
-            QFAIL("accepted");
-        } catch (const UsageError& e) {
-            QVERIFY2(QString(e.what()).contains(message), e.what());
-        }
-    }
+struct ParsesRow {
+    std::string tag;
+    std::string spec;
+    std::string normalised;
+    std::vector<std::string> shards;
 };
 
-QTEST_APPLESS_MAIN(TestTopology)
-#include "test_topology.moc"
+std::vector<ParsesRow> parsesRows()
+{
+    std::vector<ParsesRow> rows;
+    rows.push_back({"host", "host", "host", std::vector<std::string>{"host"}});
+    rows.push_back({"shards:3", "shards:3", "shards:3", std::vector<std::string>{"host", "host", "host"}});
+    rows.push_back({"cuda", "cuda", "cuda:0", std::vector<std::string>{"cuda:0"}});
+    rows.push_back({"cuda:0,1", "cuda:0,1", "cuda:0,1", std::vector<std::string>{"cuda:0", "cuda:1"}});
+    // Several shards on one GPU: the multi-shard path on a one-GPU machine.
+    rows.push_back({"cuda:0,0", "cuda:0,0", "cuda:0,0", std::vector<std::string>{"cuda:0", "cuda:0"}});
+    rows.push_back({"cuda:01,1", "cuda:01,1", "cuda:1,1", std::vector<std::string>{"cuda:1", "cuda:1"}});
+    // Pool ranks name their backend: the host by default, or a GPU of their node.
+    rows.push_back({"pool:2", "pool:2", "pool:2", std::vector<std::string>{"host", "host"}});
+    rows.push_back({"pool:2:cuda", "pool:2:cuda", "pool:2:cuda", std::vector<std::string>{"cuda", "cuda"}});
+    rows.push_back({"pool:3:host", "pool:3:host", "pool:3", std::vector<std::string>{"host", "host", "host"}});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("parses")
+{
+    for (const ParsesRow& row : parsesRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& spec = row.spec;
+            const std::string& normalised = row.normalised;
+            const std::vector<std::string>& shards = row.shards;
+            const Topology t = parseTopology(spec);
+            REQUIRE_EQ(toString(t), normalised);
+            std::vector<std::string> got;
+            for (int s = 0; s < t.shardCount(); ++s) got.push_back(t.shardBackend(s));
+            REQUIRE_EQ(got, shards);
+            REQUIRE((parseTopology(toString(t)) == t));  // the spelling round-trips
+        }
+    }
+}
+
+namespace {
+
+struct RejectsRow {
+    std::string tag;
+    std::string spec;
+    std::string message;
+};
+
+std::vector<RejectsRow> rejectsRows()
+{
+    std::vector<RejectsRow> rows;
+    rows.push_back({"empty", "", "unknown topology ''"});
+    rows.push_back({"shards:0", "shards:0", "at least one shard"});
+    rows.push_back({"shards:x", "shards:x", "'x' is not a number"});
+    rows.push_back({"cuda:", "cuda:", "'' is not a number"});
+    rows.push_back({"cuda:0,,1", "cuda:0,,1", "'' is not a number"});
+    rows.push_back({"cuda:-1", "cuda:-1", "'-1' is not a number"});
+    rows.push_back({"mpi", "mpi", "unknown topology 'mpi'"});
+    rows.push_back({"pool::cuda", "pool::cuda", "cannot read hostfile :cuda"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("rejects")
+{
+    for (const RejectsRow& row : rejectsRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& spec = row.spec;
+            const std::string& message = row.message;
+            try {
+                parseTopology(spec);
+                FAIL("accepted");
+            } catch (const UsageError& e) {
+                REQUIRE_MESSAGE(test::contains(std::string(e.what()), message), e.what());
+            }
+        }
+    }
+}

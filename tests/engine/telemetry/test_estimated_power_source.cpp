@@ -3,23 +3,28 @@
 #include "engine/core/error.h"
 #include "engine/telemetry/estimated_power_source.h"
 
-#include <QFile>
-#include <QTemporaryDir>
-#include <QTest>
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <string>
+#include <vector>
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <thread>
+
+namespace test = clusterdesk::test;
 
 using clusterdesk::cpuPowerModel;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& text)
+void writeFile(const std::string& path, const std::string& text)
 {
-    QFile file(path);
-    QVERIFY2(file.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
-    file.write(text);
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << text;
+    REQUIRE_MESSAGE(file.good(), path);
 }
 
 // Keeps one core busy for `seconds`.
@@ -32,90 +37,96 @@ void burn(double seconds)
 
 }  // namespace
 
-class TestEstimatedPowerSource : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void catalogLookup_data()
-    {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<int>("threads");
-        QTest::addColumn<double>("tdp");
-        QTest::addColumn<QString>("basis");
-        // EPYC 7763: 280 W for 128 threads, so 8 threads of it are charged 17.5 W.
-        QTest::newRow("known, part of a socket") << "AMD EPYC 7763 64-Core Processor" << 8 << 17.5 << "catalog: EPYC 7763";
-        QTest::newRow("known, whole socket") << "AMD EPYC 7763 64-Core Processor" << 128 << 280.0 << "catalog: EPYC 7763";
-        QTest::newRow("unknown model") << "AMD EPYC" << 2 << 30.0 << "default 15 W per thread";
-        QTest::newRow("no model") << "" << 4 << 60.0 << "default 15 W per thread";
-    }
-
-    void catalogLookup()
-    {
-        QFETCH(QString, model);
-        QFETCH(int, threads);
-        QFETCH(double, tdp);
-        QFETCH(QString, basis);
-        const clusterdesk::CpuPowerModel power = cpuPowerModel(model.toStdString(), threads);
-        QCOMPARE(power.tdpWatts, tdp);
-        QCOMPARE(power.idleWatts, 0.3 * tdp);
-        QCOMPARE(QString::fromStdString(power.basis), basis);
-    }
-
-    void longestMatchWins()
-    {
-        const std::string catalog = R"({"cpus": [{"match": "EPYC", "tdp_w": 100, "threads": 10},
-                                                  {"match": "EPYC 7763", "tdp_w": 280, "threads": 128}],
-                                        "default": {"watts_per_thread": 15, "idle_fraction": 0.25}})";
-        const auto power = cpuPowerModel("AMD EPYC 7763 64-Core Processor", 128, catalog);
-        QCOMPARE(power.tdpWatts, 280.0);
-        QCOMPARE(power.idleWatts, 70.0);
-    }
-
-    void malformedCatalogThrows()
-    {
-        QVERIFY_THROWS_EXCEPTION(clusterdesk::DataError, cpuPowerModel("x", 1, R"({"cpus": []})"));
-    }
-
-    // Two CPUs, half of their ticks busy between the reads: idle + half of (TDP - idle).
-    void utilisationFromStatDeltas()
-    {
-        QTemporaryDir dir;
-        const QString stat = dir.filePath("stat");
-        const QString cpuinfo = dir.filePath("cpuinfo");
-        writeFile(cpuinfo, "processor\t: 0\nmodel name\t: Imaginary CPU 9000\n");
-        writeFile(stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\ncpu1 50 0 50 400 0 0 0 0 0 0\nintr 1\n");
-        clusterdesk::EstimatedCpuPowerSource source(stat.toStdString(), cpuinfo.toStdString());
-        QCOMPARE(source.device(), std::string("cpu (Imaginary CPU 9000, 2 threads)"));
-        QCOMPARE(source.model().tdpWatts, 30.0);
-        // +100 busy (user 60, system 40), +100 idle.
-        writeFile(stat, "cpu  160 0 140 900 0 0 0 0 0 0\ncpu0 80 0 70 450 0 0 0 0 0 0\ncpu1 80 0 70 450 0 0 0 0 0 0\nintr 1\n");
-        const auto reading = source.read();
-        QVERIFY(reading && reading->energyJ);
-        QCOMPARE(reading->watts, 9.0 + 0.5 * 21.0);
-        QVERIFY(*reading->energyJ > 0);
-    }
-
-    void unreadableStatThrows()
-    {
-        QVERIFY_THROWS_EXCEPTION(clusterdesk::DeviceError, clusterdesk::EstimatedCpuPowerSource("/nonexistent/stat"));
-    }
-
-    void thisMachineWhileBurning()
-    {
-        clusterdesk::EstimatedCpuPowerSource source;
-        QVERIFY(source.kind() == clusterdesk::PowerKind::Estimated);
-        QCOMPARE(source.name(), std::string("estimated"));
-        std::thread burner(burn, 0.5);
-        burner.join();
-        const auto reading = source.read();
-        QVERIFY(reading && reading->energyJ);
-        QVERIFY2(*reading->energyJ > 0, qPrintable(QString::number(*reading->energyJ)));
-        // One busy core moves the estimate above the idle floor.
-        QVERIFY2(reading->watts > source.model().idleWatts,
-                 qPrintable(QStringLiteral("%1 W, idle %2 W").arg(reading->watts).arg(source.model().idleWatts)));
-        QVERIFY(reading->watts <= source.model().tdpWatts);
-    }
+struct CatalogLookupRow {
+    std::string tag;
+    std::string model;
+    int threads;
+    double tdp;
+    std::string basis;
 };
 
-QTEST_APPLESS_MAIN(TestEstimatedPowerSource)
-#include "test_estimated_power_source.moc"
+std::vector<CatalogLookupRow> catalogLookupRows()
+{
+    std::vector<CatalogLookupRow> rows;
+    // EPYC 7763: 280 W for 128 threads, so 8 threads of it are charged 17.5 W.
+    rows.push_back({"known, part of a socket", "AMD EPYC 7763 64-Core Processor", 8, 17.5, "catalog: EPYC 7763"});
+    rows.push_back({"known, whole socket", "AMD EPYC 7763 64-Core Processor", 128, 280.0, "catalog: EPYC 7763"});
+    rows.push_back({"unknown model", "AMD EPYC", 2, 30.0, "default 15 W per thread"});
+    rows.push_back({"no model", "", 4, 60.0, "default 15 W per thread"});
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("catalogLookup")
+{
+    for (const CatalogLookupRow& row : catalogLookupRows()) {
+        SUBCASE(row.tag.c_str())
+        {
+            const std::string& model = row.model;
+            const int& threads = row.threads;
+            const double& tdp = row.tdp;
+            const std::string& basis = row.basis;
+            const clusterdesk::CpuPowerModel power = cpuPowerModel(model, threads);
+            REQUIRE_EQ(power.tdpWatts, tdp);
+            REQUIRE_EQ(power.idleWatts, 0.3 * tdp);
+            REQUIRE_EQ(power.basis, basis);
+        }
+    }
+}
+
+TEST_CASE("longestMatchWins")
+{
+    const std::string catalog = R"({"cpus": [{"match": "EPYC", "tdp_w": 100, "threads": 10},
+                                              {"match": "EPYC 7763", "tdp_w": 280, "threads": 128}],
+                                    "default": {"watts_per_thread": 15, "idle_fraction": 0.25}})";
+    const auto power = cpuPowerModel("AMD EPYC 7763 64-Core Processor", 128, catalog);
+    REQUIRE_EQ(power.tdpWatts, 280.0);
+    REQUIRE_EQ(power.idleWatts, 70.0);
+}
+
+TEST_CASE("malformedCatalogThrows")
+{
+    REQUIRE_THROWS_AS(cpuPowerModel("x", 1, R"({"cpus": []})"), clusterdesk::DataError);
+}
+
+// Two CPUs, half of their ticks busy between the reads: idle + half of (TDP - idle).
+TEST_CASE("utilisationFromStatDeltas")
+{
+    test::TempDir dir;
+    const std::string stat = dir.filePath("stat");
+    const std::string cpuinfo = dir.filePath("cpuinfo");
+    writeFile(cpuinfo, "processor\t: 0\nmodel name\t: Imaginary CPU 9000\n");
+    writeFile(stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\ncpu1 50 0 50 400 0 0 0 0 0 0\nintr 1\n");
+    clusterdesk::EstimatedCpuPowerSource source(stat, cpuinfo);
+    REQUIRE_EQ(source.device(), std::string("cpu (Imaginary CPU 9000, 2 threads)"));
+    REQUIRE_EQ(source.model().tdpWatts, 30.0);
+    // +100 busy (user 60, system 40), +100 idle.
+    writeFile(stat, "cpu  160 0 140 900 0 0 0 0 0 0\ncpu0 80 0 70 450 0 0 0 0 0 0\ncpu1 80 0 70 450 0 0 0 0 0 0\nintr 1\n");
+    const auto reading = source.read();
+    REQUIRE((reading && reading->energyJ));
+    REQUIRE_EQ(reading->watts, 9.0 + 0.5 * 21.0);
+    REQUIRE(*reading->energyJ > 0);
+}
+
+TEST_CASE("unreadableStatThrows")
+{
+    REQUIRE_THROWS_AS(clusterdesk::EstimatedCpuPowerSource("/nonexistent/stat"), clusterdesk::DeviceError);
+}
+
+TEST_CASE("thisMachineWhileBurning")
+{
+    clusterdesk::EstimatedCpuPowerSource source;
+    REQUIRE(source.kind() == clusterdesk::PowerKind::Estimated);
+    REQUIRE_EQ(source.name(), std::string("estimated"));
+    std::thread burner(burn, 0.5);
+    burner.join();
+    const auto reading = source.read();
+    REQUIRE((reading && reading->energyJ));
+    REQUIRE_MESSAGE(*reading->energyJ > 0, std::string(std::to_string(*reading->energyJ)).c_str());
+    // One busy core moves the estimate above the idle floor.
+    REQUIRE_MESSAGE(reading->watts > source.model().idleWatts, reading->watts << " W, idle " << source.model().idleWatts << " W");
+    REQUIRE(reading->watts <= source.model().tdpWatts);
+}
