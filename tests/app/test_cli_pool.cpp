@@ -2,6 +2,7 @@
 // mode; a rank that hangs ends the run with exit 4 naming it. Skipped when the build
 // has no MPI or mpirun is not on PATH.
 #include "cli_runner.h"
+#include "pool_guard.h"
 #include "test_hooks_guard.h"
 
 #include "kernels/backend_registry.h"
@@ -9,7 +10,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,10 +39,7 @@ class TestCliPool : public QObject {
 private slots:
     void init()
     {
-#ifndef CLUSTERDESK_HAVE_MPI
-        QSKIP("built without MPI (CLUSTERDESK_WITH_MPI off or MPI not found): no pool runs");
-#endif
-        if (QStandardPaths::findExecutable("mpirun").isEmpty()) QSKIP("mpirun is not on PATH (install openmpi-bin)");
+        CLUSTERDESK_REQUIRE_POOL();
     }
 
     void poolEqualsHost()

@@ -3,10 +3,10 @@
 // SourceSpec, every option included: a tick file's bar size, a prices file's window).
 // One test per source. Skipped when the build has no MPI or mpirun is not on PATH.
 #include "cli_runner.h"
+#include "pool_guard.h"
 #include "data_files.h"
 
 #include <QFile>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,10 +43,7 @@ class TestCliPoolSources : public QObject {
 private slots:
     void init()
     {
-#ifndef CLUSTERDESK_HAVE_MPI
-        QSKIP("built without MPI (CLUSTERDESK_WITH_MPI off or MPI not found): no pool runs");
-#endif
-        if (QStandardPaths::findExecutable("mpirun").isEmpty()) QSKIP("mpirun is not on PATH (install openmpi-bin)");
+        CLUSTERDESK_REQUIRE_POOL();
         QVERIFY(m_dir.isValid());
     }
 
