@@ -104,9 +104,10 @@ namespace {
 SourceOptions completeOptions(const DataSource& source, const SourceOptions& given, const std::string& location)
 {
     const std::vector<SourceOption> declared = source.options();
-    for (const auto& [name, value] : given) {
-        const auto taken = [&](const SourceOption& option) { return option.name == name; };
-        if (std::none_of(declared.begin(), declared.end(), taken)) refuseOption(source, name, value, location);
+    for (const auto& entry : given) {
+        // A named pair, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+        const auto taken = [&](const SourceOption& option) { return option.name == entry.first; };
+        if (std::none_of(declared.begin(), declared.end(), taken)) refuseOption(source, entry.first, entry.second, location);
     }
     SourceOptions complete;
     for (const SourceOption& option : declared) {

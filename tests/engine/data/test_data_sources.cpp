@@ -138,9 +138,10 @@ TEST_CASE("a file whose bytes name its format is not read as another")
 TEST_CASE("openSource reads what the old loaders read, bit for bit, and the spec survives JSON")
 {
     test::TempDir dir;
-    for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+    for (const auto& file : std::vector<std::pair<std::string, std::string>>{
              {"m.csv", kMatrix}, {"p.csv", kPrices}, {"t.csv", kTicks}, {"a.npy", npyBytes()}}) {
-        const std::string path = test::writeFile(dir, name, bytes);
+        const std::string& name = file.first;  // not a structured binding: INFO captures it, which clang 14 refuses
+        const std::string path = test::writeFile(dir, name, file.second);
         const SourceSpec spec = describeFile(path);
         const Dataset data = openSource(spec);
         INFO(name);
