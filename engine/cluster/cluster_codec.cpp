@@ -1,8 +1,8 @@
 #include "cluster_codec.h"
 
-#include "engine/core/error.h"
-
+#include <cmath>
 #include <initializer_list>
+#include <limits>
 
 namespace clusterdesk::codec {
 namespace {
@@ -12,6 +12,7 @@ using nlohmann::json;
 template <class T>
 T field(const json& j, const char* key)
 {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) return integerField<T>(j, key);
     try {
         return j.at(key).get<T>();
     } catch (const json::exception& e) {
@@ -34,6 +35,20 @@ Enum enumField(const json& j, const char* key, std::initializer_list<Enum> value
 }
 
 }  // namespace
+
+std::vector<float> floatArrayField(const json& j, const char* key)
+{
+    if (!j.is_object() || !j.contains(key) || !j.at(key).is_array()) throw CodecError(std::string("field '") + key + "' must be an array");
+    std::vector<float> out;
+    out.reserve(j.at(key).size());
+    for (const json& item : j.at(key)) {
+        const double value = item.is_number() ? item.get<double>() : std::numeric_limits<double>::quiet_NaN();
+        if (!(std::fabs(value) <= std::numeric_limits<float>::max()))
+            throw CodecError(std::string("field '") + key + "' holds " + item.dump() + ", not a float32 number");
+        out.push_back(static_cast<float>(value));
+    }
+    return out;
+}
 
 json parseJson(const std::string& text, const std::string& what)
 {
@@ -114,7 +129,7 @@ IterationStats iterationFromJson(const json& j)
     s.round = field<int>(j, "round");
     s.k = field<int>(j, "k");
     s.inertia = field<double>(j, "inertia");
-    s.sizes = field<std::vector<std::int64_t>>(j, "sizes");
+    s.sizes = integerArrayField<std::int64_t>(j, "sizes");
     s.assignMs = field<double>(j, "assign_ms");
     s.updateMs = field<double>(j, "update_ms");
     s.reduceMs = field<double>(j, "reduce_ms");
@@ -141,9 +156,9 @@ ClusterResult resultFromJson(const json& j)
     r.converged = field<bool>(j, "converged");
     r.cancelled = field<bool>(j, "cancelled");
     r.initMs = field<double>(j, "init_ms");
-    r.sizes = field<std::vector<std::int64_t>>(j, "sizes");
-    r.labels = field<std::vector<std::int32_t>>(j, "labels");
-    r.centroids = field<std::vector<float>>(j, "centroids");
+    r.sizes = integerArrayField<std::int64_t>(j, "sizes");
+    r.labels = integerArrayField<std::int32_t>(j, "labels");
+    r.centroids = floatArrayField(j, "centroids");
     if (r.centroids.size() != static_cast<std::size_t>(r.k) * static_cast<std::size_t>(r.cols))
         throw CodecError("field 'centroids' holds " + std::to_string(r.centroids.size()) + " values, not k x cols = " +
                          std::to_string(r.k) + " x " + std::to_string(r.cols));

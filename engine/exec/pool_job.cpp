@@ -41,13 +41,13 @@ PoolJob poolJobFromJson(const std::string& text)
         PoolJob job;
         job.source = sourceSpecFromJson(j.at("source").dump());
         job.expectedHash = j.value("expected_hash", std::string());
-        job.threadsPerRank = j.value("threads_per_rank", 0);
+        job.threadsPerRank = codec::integerFieldOr(j, "threads_per_rank", 0);
         job.rankBackend = j.value("rank_backend", std::string("host"));
         if (job.rankBackend != "host" && job.rankBackend != "cuda")
             throw UsageError("pool job: rank_backend must be host or cuda, not '" + job.rankBackend + "'");
         const json& params = j.at("params");
         job.params = codec::paramsFromJson(params);
-        job.params.initialCentroids = params.at("initial_centroids").get<std::vector<float>>();
+        job.params.initialCentroids = codec::floatArrayField(params, "initial_centroids");
         return job;
     } catch (const json::exception& e) {
         throw UsageError(std::string("malformed pool job: ") + e.what());
@@ -103,18 +103,18 @@ PoolMessage parsePoolLine(const std::string& line)
             m.communicator = j.value("communicator", std::string());
             m.type = PoolMessage::Type::Result;
         } else if (type == "heartbeat") {
-            m.rank = j.at("rank").get<int>();
-            m.progress = j.at("progress").get<std::uint64_t>();
+            m.rank = codec::integerField<int>(j, "rank");
+            m.progress = codec::integerField<std::uint64_t>(j, "progress");
             m.waiting = j.at("waiting").get<bool>();
             m.finished = j.value("finished", false);
             m.type = PoolMessage::Type::Heartbeat;
         } else if (type == "error") {
-            m.rank = j.value("rank", -1);
+            m.rank = codec::integerFieldOr(j, "rank", -1);
             m.kind = j.value("kind", std::string("error"));
             m.message = j.value("message", std::string());
             m.file = j.value("file", std::string());
-            m.line = j.value("line", std::int64_t{0});
-            m.column = j.value("column", std::int64_t{0});
+            m.line = codec::integerFieldOr(j, "line", std::int64_t{0});
+            m.column = codec::integerFieldOr(j, "column", std::int64_t{0});
             m.type = PoolMessage::Type::Error;
         }
     } catch (const json::exception&) {

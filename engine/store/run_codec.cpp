@@ -17,13 +17,13 @@ SourceSpec legacyFileSource(const std::string& location, const nlohmann::json& j
     const std::string layout = j.value("layout", std::string());
     spec.source = layout == "matrix" ? (location.ends_with(".npy") ? "npy" : "csv") : layout;
     const bool series = layout == "prices" || layout == "ticks";
-    const int window = j.value("window", 0);
+    const int window = codec::integerFieldOr(j, "window", 0);
     if (series || window != 0) spec.options["window"] = std::to_string(window);
     if (series) {
-        spec.options["max_forward_fill"] = std::to_string(j.value("max_forward_fill", 5));
+        spec.options["max_forward_fill"] = std::to_string(codec::integerFieldOr(j, "max_forward_fill", 5));
         spec.options["min_history"] = nlohmann::json(j.value("min_history", 0.8)).dump();
     }
-    if (layout == "ticks") spec.options["bar"] = std::to_string(j.value("bar_seconds", 60));
+    if (layout == "ticks") spec.options["bar"] = std::to_string(codec::integerFieldOr(j, "bar_seconds", std::int64_t{60}));
     return spec;
 }
 

@@ -91,6 +91,34 @@ TEST_CASE("malformed parameters name the field")
     CHECK_THROWS_AS(store::paramsFromJson("{not json"), store::StoreError);
 }
 
+TEST_CASE("numbers outside a field's range are errors, not conversions")
+{
+    // nlohmann's get<int> on 1e300 or 2^64-1 is undefined behaviour; a damaged store or
+    // a stray line from a rank must give a clear error instead.
+    nlohmann::json j = codec::toJson(unusualParams());
+    j["k"] = 1e300;
+    CHECK_THROWS_WITH_AS(codec::paramsFromJson(j), doctest::Contains("'k' must be an integer"), CodecError);
+    j["k"] = 18446744073709551615ull;
+    CHECK_THROWS_WITH_AS(codec::paramsFromJson(j), doctest::Contains("'k' is out of range"), CodecError);
+    j["k"] = -3000000000ll;
+    CHECK_THROWS_WITH_AS(codec::paramsFromJson(j), doctest::Contains("'k' is out of range"), CodecError);
+    CHECK(codec::integerValue<std::uint64_t>(nlohmann::json(18446744073709551615ull), "seed") == 18446744073709551615ull);
+    CHECK_THROWS_WITH_AS(codec::integerValue<std::uint64_t>(nlohmann::json(-1), "seed"), doctest::Contains("must not be negative"), CodecError);
+
+    nlohmann::json result = codec::toJson(ClusterResult{});
+    result["labels"] = {0, 4294967296ll};
+    CHECK_THROWS_WITH_AS(codec::resultFromJson(result), doctest::Contains("'labels' is out of range"), CodecError);
+    result["labels"] = nlohmann::json::array();
+    result["centroids"] = {1e300};
+    CHECK_THROWS_WITH_AS(codec::resultFromJson(result), doctest::Contains("not a float32 number"), CodecError);
+
+    CHECK(parsePoolLine(R"({"type":"heartbeat","rank":1e300,"progress":1,"waiting":false})").type == PoolMessage::Type::Other);
+    CHECK(parsePoolLine(R"({"type":"error","rank":0,"line":1e30})").type == PoolMessage::Type::Other);
+    CHECK_THROWS_WITH_AS(
+        store::sourceSpecFromColumns({"/data/t.csv", "file", R"({"layout":"ticks","bar_seconds":1e300})"}), doctest::Contains("bar_seconds"),
+        std::exception);
+}
+
 TEST_CASE("iteration statistics round-trip with per-rank timings")
 {
     const IterationStats s = unusualIteration();
