@@ -12,6 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn
   stress-ng                        # scripts/test-under-load.sh
+  poppler-utils                    # the report tests read the PDF back (pdftotext, pdftoppm)
   clang libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh (libFuzzer)
 )
 if [[ "${1:-}" != "--no-gui" ]]; then

@@ -109,6 +109,14 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, Qt::Dock
 
 void MainWindow::createActions()
 {
+    QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+    m_exportReport = new QAction(QIcon::fromTheme("document-export"), tr("Export &report..."), this);
+    m_exportReport->setObjectName("exportReportAction");
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportReport->setToolTip(tr("A report of the runs selected in History, as HTML or PDF (Ctrl+E)"));
+    connect(m_exportReport, &QAction::triggered, this, &MainWindow::exportReportRequested);
+    fileMenu->addAction(m_exportReport);
+
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_run = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run"), this);
     m_run->setObjectName("runAction");

@@ -53,6 +53,7 @@ public:
     RunStatus& runStatus() { return *m_status; }
     QAction* runAction() const { return m_run; }
     QAction* cancelAction() const { return m_cancel; }
+    QAction* exportReportAction() const { return m_exportReport; }
 
     // The dataset the next run uses (shown in the title and the Data panel).
     void setDataset(std::shared_ptr<const Dataset> data);
@@ -71,6 +72,7 @@ public slots:
 signals:
     void runRequested();
     void cancelRequested();
+    void exportReportRequested();
     // The window is closing: a run in progress must stop.
     void closing();
 
@@ -96,6 +98,7 @@ private:
     QTimer* m_redraw = nullptr;
     QAction* m_run = nullptr;
     QAction* m_cancel = nullptr;
+    QAction* m_exportReport = nullptr;
     bool m_running = false;
 };
 

@@ -49,6 +49,7 @@ std::string usageText()
     return R"(Usage:
   clusterdesk-cli run (--data PATH | --demo NAME[:k=v,...]) [options]
   clusterdesk-cli runs COMMAND [--db PATH] ...
+  clusterdesk-cli report ID... --out FILE.html|FILE.pdf [--title TEXT] [--db PATH]
   clusterdesk-cli --help | --version
 
 Clusters the rows of a dataset and prints a summary. Every run is recorded in the
@@ -93,7 +94,8 @@ Execution:
 
 Output:
   --json PATH|-           write the run summary as JSON (- for stdout)
-  --labels-out PATH       one label per line, in row order
+  --labels-out PATH       CSV "id,cluster" in row order: the asset (row name) or,
+                          without names, the 0-based row number
   --centroids-out PATH    CSV with one centroid per line
   --verbose               one line per iteration on stderr
   --db PATH               record into this run store (default below)
@@ -110,15 +112,27 @@ Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
   runs diff ID ID         parameters, topology, metrics, and the ARI of the labels
   runs verify             recomputes the chain, names the first edited record, a
                           deletion or edge made outside the store, lost records
+  runs verify --report FILE
+                          checks a report against the store: every run it cites and
+                          the chain head it quotes unchanged, the file itself recorded
   runs export ID --out DIR  run.json, labels.csv, centroids.csv, iterations.csv,
                           telemetry.csv
   runs delete ID          hides a run (its record stays in the hash chain)
   runs gc                 removes the stored labels and centroids of deleted runs
+Reports (built with Qt):
+  report ID... --out F    one document for these runs: summary, dataset, parameters,
+                          environment, results, clusters with their members, the
+                          Clusters/Evolution/Latency/Power graphs, lineage, evidence.
+                          F.html is self-contained (inline SVG, no script, no network);
+                          F.pdf gets F.provenance.json and F.labels.csv beside it.
+                          The file's SHA-256 is recorded in the store's hash chain.
+  --title TEXT            the report's title (default: made from the runs)
+
 The store is $CLUSTERDESK_DB if set, else $XDG_DATA_HOME/clusterdesk/runs.sqlite,
 else ~/.local/share/clusterdesk/runs.sqlite; the GUI uses the same file. Its chain is
 sealed with the key $CLUSTERDESK_CHAIN_KEY, else $XDG_CONFIG_HOME/clusterdesk/chain.key,
 else ~/.config/clusterdesk/chain.key (made on first use; keep it with the store's backups).
-list, show, diff, verify and export open the store read-only.
+list, show, diff, verify and export open the store read-only; report writes to it.
 
 Exit codes: 0 success, 1 a check failed (runs verify, runs rerun), 2 usage error,
 3 bad input data, 4 engine, device or run store error, 5 an output file could not be

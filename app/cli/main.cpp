@@ -2,6 +2,9 @@
 // 3 bad input data, 4 engine, device or run store error, 130 cancelled; 1 when a
 // check failed (runs verify, runs rerun).
 #include "cli_options.h"
+#ifdef CLUSTERDESK_CLI_REPORT
+#include "report_command.h"
+#endif
 #include "run_command.h"
 #include "runs_command.h"
 
@@ -26,6 +29,14 @@ int main(int argc, char** argv)
         return 0;
     }
     if (args[0] == "runs") return cli::runsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "report") {
+#ifdef CLUSTERDESK_CLI_REPORT
+        return cli::reportCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+#else
+        std::cerr << "clusterdesk-cli: report needs a build with Qt (this one was configured with CLUSTERDESK_WITH_QT=OFF)\n";
+        return cli::kExitUsage;
+#endif
+    }
     if (args[0] != "run") {
         std::cerr << "clusterdesk-cli: unknown command '" << args[0] << "' (see clusterdesk-cli --help)\n";
         return cli::kExitUsage;

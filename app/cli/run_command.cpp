@@ -7,6 +7,7 @@
 #include "engine/core/output_file.h"
 #include "engine/data/open_source.h"
 #include "engine/exec/run_summary.h"
+#include "engine/report/membership.h"
 #include "engine/session/run_record.h"
 #include "engine/session/run_session.h"
 #include "engine/telemetry/power_sampler.h"
@@ -29,17 +30,6 @@ std::atomic<bool> g_cancel{false};
 void onInterrupt(int)
 {
     g_cancel.store(true);
-}
-
-std::string labelsText(const std::vector<std::int32_t>& labels)
-{
-    std::string text;
-    text.reserve(labels.size() * 3);
-    for (std::int32_t label : labels) {
-        text += std::to_string(label);
-        text += '\n';
-    }
-    return text;
 }
 
 // --init-centroids: a matrix file with one centroid per row; sets k (k0 for AdaptGrow)
@@ -184,7 +174,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (report.result.cancelled && writesOutputs) {
         std::cerr << "clusterdesk-cli: the run was cancelled: --labels-out and --centroids-out were not written\n";
     } else {
-        if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, labelsText(report.result.labels));
+        if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, clusterdesk::report::labelsCsv(*data, report.result.labels));
         if (!options.centroidsPath.empty())
             writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
     }

@@ -1,5 +1,6 @@
 #include "runs_command.h"
 
+#include "cli_arguments.h"
 #include "cli_errors.h"
 #include "cli_options.h"
 #include "runs_diff.h"
@@ -9,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/printable.h"
+#include "engine/report/report_evidence.h"
 #include "engine/store/run_store.h"
 
 #include <unistd.h>
@@ -22,45 +24,6 @@
 namespace clusterdesk::cli {
 namespace {
 
-// A subcommand's arguments: positionals, options with a value, and flags. Anything
-// else is refused naming it.
-struct Arguments {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> values;
-    std::set<std::string> flags;
-
-    std::string value(const std::string& option) const
-    {
-        const auto found = values.find(option);
-        return found == values.end() ? "" : found->second;
-    }
-    bool has(const std::string& option) const { return values.count(option) || flags.count(option); }
-};
-
-Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t positionals,
-                         std::set<std::string> valueOptions, const std::set<std::string>& flagOptions)
-{
-    valueOptions.insert("--db");
-    Arguments parsed;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (valueOptions.count(arg)) {
-            if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
-            parsed.values[arg] = args[++i];
-        } else if (flagOptions.count(arg)) {
-            parsed.flags.insert(arg);
-        } else if (arg.rfind("--", 0) == 0) {
-            throw UsageError("runs " + command + ": unknown option '" + arg + "' (see clusterdesk-cli --help)");
-        } else {
-            parsed.positional.push_back(arg);
-        }
-    }
-    if (parsed.positional.size() != positionals)
-        throw UsageError("runs " + command + " takes " + std::to_string(positionals) + (positionals == 1 ? " run id" : " run ids") +
-                         " (got " + std::to_string(parsed.positional.size()) + ")");
-    return parsed;
-}
-
 int parseCount(const std::string& option, const std::string& text)
 {
     int value = 0;
@@ -68,25 +31,6 @@ int parseCount(const std::string& option, const std::string& text)
     if (ec != std::errc() || end != text.data() + text.size() || value < 1)
         throw UsageError("option " + option + ": '" + text + "' is not a positive whole number");
     return value;
-}
-
-// Reading commands open the store read-only (it may sit on a read-only medium, and
-// reading must never change it); each one says first when the file lost records. A
-// file whose schema is too old to read as it is (or that another process is still
-// creating) is opened read-write, which migrates it, only where it may be written.
-std::unique_ptr<store::RunStore> openStore(const std::string& dbOption, store::StoreAccess access)
-{
-    const std::string path = existingStorePath(dbOption);
-    std::unique_ptr<store::RunStore> runStore;
-    try {
-        runStore = std::make_unique<store::RunStore>(path, access);
-    } catch (const store::SchemaNeedsMigration&) {
-        if (::access(path.c_str(), W_OK) != 0) throw;
-        runStore = std::make_unique<store::RunStore>(path, store::StoreAccess::ReadWrite);
-    }
-    if (!runStore->lostOnOpen().empty())
-        std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
-    return runStore;
 }
 
 store::RunSort parseSort(const std::string& text)
@@ -101,7 +45,7 @@ store::RunSort parseSort(const std::string& text)
 
 int list(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("list", args, 0, {"--status", "--filter", "--sort", "--limit"}, {"--json", "--asc", "--deleted"});
+    const Arguments a = parseArguments("runs list", args, 0, 0, {"--status", "--filter", "--sort", "--limit"}, {"--json", "--asc", "--deleted"});
     store::RunFilter filter;
     filter.text = a.value("--filter");
     if (a.has("--status")) {
@@ -126,7 +70,7 @@ int list(const std::vector<std::string>& args)
 
 int show(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("show", args, 1, {}, {"--json"});
+    const Arguments a = parseArguments("runs show", args, 1, 1, {}, {"--json"});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
     std::cout << (a.has("--json") ? runRecordJson(record).dump(2) + "\n" : runShowText(record));
@@ -135,7 +79,7 @@ int show(const std::vector<std::string>& args)
 
 int diff(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("diff", args, 2, {}, {});
+    const Arguments a = parseArguments("runs diff", args, 2, 2, {}, {});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord first = runStore->loadRun(runStore->resolveId(a.positional[0]));
     const store::RunRecord second = runStore->loadRun(runStore->resolveId(a.positional[1]));
@@ -143,10 +87,26 @@ int diff(const std::vector<std::string>& args)
     return kExitOk;
 }
 
+// `runs verify --report FILE`: the report's evidence against the store (report_evidence.h).
+int verifyReportFile(const store::RunStore& runStore, const std::string& file)
+{
+    const report::ReportCheck check = report::verifyReport(runStore, file);
+    for (const std::string& note : check.notes) std::cout << "note      " << printable(note) << '\n';
+    if (!check.ok) {
+        std::cout << "verify    FAILED: " << printable(file) << " against " << runStore.path() << ":\n";
+        for (const std::string& problem : check.problems) std::cout << "          " << printable(problem) << '\n';
+        return kExitCheckFailed;
+    }
+    std::cout << "verify    ok: " << printable(file) << " is recorded in " << runStore.path()
+              << "; every run it cites and the chain head it quotes are unchanged\n";
+    return kExitOk;
+}
+
 int verify(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("verify", args, 0, {}, {});
+    const Arguments a = parseArguments("runs verify", args, 0, 0, {"--report"}, {});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
+    if (a.has("--report")) return verifyReportFile(*runStore, a.value("--report"));
     const store::VerifyReport report = runStore->verify();
     if (!report.ok) {
         std::cout << "verify    FAILED in " << runStore->path() << ": " << printable(report.problem) << '\n';
@@ -163,7 +123,7 @@ int verify(const std::vector<std::string>& args)
 
 int exportCommand(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("export", args, 1, {"--out"}, {});
+    const Arguments a = parseArguments("runs export", args, 1, 1, {"--out"}, {});
     if (a.value("--out").empty()) throw UsageError("runs export needs --out DIR");
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
@@ -173,7 +133,7 @@ int exportCommand(const std::vector<std::string>& args)
 
 int remove(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("delete", args, 1, {}, {});
+    const Arguments a = parseArguments("runs delete", args, 1, 1, {}, {});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
     const std::string id = runStore->resolveId(a.positional[0]);
     runStore->deleteRun(id);
@@ -183,7 +143,7 @@ int remove(const std::vector<std::string>& args)
 
 int gc(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("gc", args, 0, {}, {});
+    const Arguments a = parseArguments("runs gc", args, 0, 0, {}, {});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
     const store::GcReport report = runStore->collectGarbage();
     std::cout << "gc        removed the artifacts of " << report.runs << " deleted run" << (report.runs == 1 ? "" : "s") << " ("
@@ -193,7 +153,7 @@ int gc(const std::vector<std::string>& args)
 
 int rerun(const std::vector<std::string>& args)
 {
-    const Arguments a = parseArguments("rerun", args, 1, {"--topology", "--threads"}, {});
+    const Arguments a = parseArguments("runs rerun", args, 1, 1, {"--topology", "--threads"}, {});
     RerunOptions options;
     options.dbPath = a.value("--db");
     options.runId = a.positional[0];

@@ -3,6 +3,7 @@
 #include "centroids_text.h"
 #include "runs_view.h"
 
+#include "engine/core/csv_cell.h"
 #include "engine/core/error.h"
 
 #include <cstdio>
@@ -10,15 +11,6 @@
 
 namespace clusterdesk::cli {
 namespace {
-
-// Text cells of a CSV: quoted when they hold a separator, a quote or a line break.
-std::string csvCell(const std::string& text)
-{
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
 
 std::string number(double value)
 {

@@ -3,10 +3,13 @@
 #include "cluster_projection.h"
 #include "stored_run.h"
 
+#include "app/report/report_writer.h"
+
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/session/run_record.h"
 #include "engine/store/run_codec.h"
+#include "ui/file_dialog.h"
 #include "ui/history/compare_dialog.h"
 #include "ui/history/history_view.h"
 #include "ui/history/lineage_view.h"
@@ -14,6 +17,9 @@
 #include "ui/panels/data_panel.h"
 #include "ui/panels/engine_panel.h"
 
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -99,6 +105,16 @@ HistoryController::HistoryController(ui::MainWindow& window, const QString& stor
     connect(m_view, &ui::HistoryView::rerunRequested, this, &HistoryController::rerun);
     connect(m_view, &ui::HistoryView::deleteRequested, this, &HistoryController::deleteRun);
     connect(m_view, &ui::HistoryView::compareRequested, this, &HistoryController::compare);
+    connect(m_view, &ui::HistoryView::reportRequested, this, [this](const QStringList& ids) { exportReport(ids); });
+    connect(&m_window, &ui::MainWindow::exportReportRequested, this, [this] {
+        const QStringList ids = m_view->selectedRunIds();
+        if (ids.isEmpty()) {
+            m_window.tabs().setCurrentWidget(m_view);
+            m_view->setDetail(tr("Select the runs to report (Ctrl+click for several), then Export report again."));
+            return;
+        }
+        exportReport(ids);
+    });
     connect(this, &HistoryController::failed, m_view, &ui::HistoryView::setDetail);
     // Runs recorded by the CLI meanwhile show up whenever the tab is opened.
     connect(&m_window.tabs(), &QTabWidget::currentChanged, this, [this] {
@@ -271,6 +287,39 @@ void HistoryController::compare(const QString& first, const QString& second)
             emit compared(first, second);
         });
     });
+}
+
+void HistoryController::exportReport(const QStringList& runIds, const QString& path)
+{
+    QString out = path;
+    if (out.isEmpty()) {
+        QFileDialog* dialog = ui::makeFileDialog(&m_window, tr("Export report"), tr("HTML report (*.html);;PDF report (*.pdf)"));
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->selectFile(QString("report-%1.html").arg(runIds.front().left(8)));
+        if (dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty()) out = dialog->selectedFiles().front();
+        const bool pdf = dialog->selectedNameFilter().contains("pdf");
+        delete dialog;
+        if (out.isEmpty()) return;
+        if (QFileInfo(out).suffix().isEmpty()) out += pdf ? ".pdf" : ".html";
+    }
+    report::ReportRequest request;
+    for (const QString& id : runIds) request.runs.push_back(id.toStdString());
+    request.out = out.toStdString();
+    m_window.statusBar()->showMessage(tr("Writing the report %1...").arg(out));
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        store::RunStore runStore(m_storePath.toStdString());
+        const report::WrittenReport written = report::writeReport(runStore, request);
+        QApplication::restoreOverrideCursor();
+        m_window.statusBar()->showMessage(tr("Report written to %1 and recorded in the store (SHA-256 %2...)").arg(out, QString::fromStdString(written.sha256).left(16)), 15000);
+        refresh();
+        emit reportExported(out);
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        const QString message = tr("Cannot write the report %1: %2").arg(out, QString::fromStdString(e.what()));
+        m_window.statusBar()->showMessage(message, 15000);
+        emit failed(message);
+    }
 }
 
 }  // namespace clusterdesk::gui

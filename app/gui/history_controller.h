@@ -51,6 +51,10 @@ public slots:
     void rerun(const QString& runId);
     void deleteRun(const QString& runId);
     void compare(const QString& first, const QString& second);
+    // A report of these runs written to path (.html or .pdf) and recorded in the store;
+    // an empty path asks for one. On the window's thread: the report draws the graphs,
+    // which are widgets (a report of 10,000 assets takes about a second).
+    void exportReport(const QStringList& runIds, const QString& path = QString());
 
 signals:
     void refreshed();
@@ -60,6 +64,7 @@ signals:
     void rerunReady();
     void deleted(const QString& runId);
     void compared(const QString& first, const QString& second);
+    void reportExported(const QString& path);
     void failed(const QString& message);
 
 private:

@@ -36,6 +36,11 @@ struct Dataset {
     SourceSpec spec;                         // how to open exactly these rows again (set by openSource)
     Layout layout = Layout::Matrix;
     std::vector<std::string> notes;          // what loading did: dropped assets, forward fills, ...
+    // Price data: each asset's mean and standard deviation of its log returns over the
+    // window, before its row was z-scored (what a report says about a cluster's return
+    // and volatility); empty otherwise.
+    std::vector<double> returnMean;
+    std::vector<double> returnStd;
 
     const float* row(std::int64_t i) const { return values.data() + i * cols; }
     bool hasTruth() const { return !truth.empty(); }

@@ -185,6 +185,16 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
         for (std::int64_t j = 1; j < window && constant; ++j) constant = row[j] == row[0];
         if (constant) flat.push_back(out.rowNames[r]);
     }
+    out.returnMean.resize(kept.size());
+    out.returnStd.resize(kept.size());
+    for (std::size_t r = 0; r < kept.size(); ++r) {
+        const float* row = out.row(static_cast<std::int64_t>(r));
+        double sum = 0, squares = 0;
+        for (std::int64_t j = 0; j < window; ++j) sum += row[j];
+        out.returnMean[r] = sum / static_cast<double>(window);
+        for (std::int64_t j = 0; j < window; ++j) squares += (row[j] - out.returnMean[r]) * (row[j] - out.returnMean[r]);
+        out.returnStd[r] = std::sqrt(squares / static_cast<double>(window));
+    }
     clusterdesk::kernels::zscoreRows(out.values, out.cols);
     if (!flat.empty()) {
         notes.push_back(std::to_string(flat.size()) + (flat.size() == 1 ? " asset has" : " assets have") +

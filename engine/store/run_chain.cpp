@@ -182,10 +182,7 @@ std::string seal(ChainFormat format, const std::string& prevHash, const std::str
     return hexOf(mac, size);
 }
 
-struct ChainHead {
-    std::int64_t seq = 0;
-    std::string hash = kGenesisHash;
-};
+}  // namespace
 
 ChainHead chainHead(Database& db)
 {
@@ -193,7 +190,7 @@ ChainHead chainHead(Database& db)
     Statement last(db, events ? "SELECT seq, hash FROM (SELECT chain_seq AS seq, record_hash AS hash FROM runs WHERE chain_seq IS NOT NULL "
                                 "UNION ALL SELECT seq, record_hash FROM chain_events) ORDER BY seq DESC LIMIT 1"
                               : "SELECT chain_seq, record_hash FROM runs WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1");
-    ChainHead head;
+    ChainHead head{0, kGenesisHash};
     if (last.step()) head = {last.integer(0), last.text(1)};
     return head;
 }
@@ -207,6 +204,8 @@ std::optional<std::string> sealAt(Database& db, std::int64_t seq)
     if (!at.step()) return std::nullopt;
     return at.text(0);
 }
+
+namespace {
 
 std::string headFile(Database& db)
 {

@@ -37,6 +37,8 @@
 
 #include "run_store.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace clusterdesk::store {
@@ -59,6 +61,11 @@ void appendEventToChain(Database& db, const std::string& kind, const std::string
 void startKeyedChain(Database& db);
 
 VerifyReport verifyChain(Database& db);
+
+// The newest record (sequence number and seal; 0 and the genesis seal when empty), and
+// the seal of record `seq` (nullopt when the chain holds no such record).
+ChainHead chainHead(Database& db);
+std::optional<std::string> sealAt(Database& db, std::int64_t seq);
 
 // After a commit that appended records: remembers the chain head beside the store.
 // Never moves the remembered head onto a chain that lost it (the evidence stays until

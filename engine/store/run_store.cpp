@@ -474,6 +474,40 @@ void RunStore::addEdge(const LineageEdge& edge)
     rememberChainHead(*m_db);
 }
 
+void RunStore::recordReport(const std::string& reportSha256, const std::vector<std::string>& runIds)
+{
+    WriteTransaction transaction(*m_db);
+    const std::string now = nowIso();
+    for (const std::string& runId : runIds) {
+        Statement exists(*m_db, "SELECT 1 FROM runs WHERE id = ?1");
+        exists.bindAll(runId);
+        if (!exists.step()) throw UsageError("no run " + runId + " in " + path() + " to record the report against");
+        insertEdge(*m_db, {"run", runId, "report", reportSha256, "report", now});
+        appendEventToChain(*m_db, "edge", std::to_string(sqlite3_last_insert_rowid(m_db->handle())));
+    }
+    transaction.commit();
+    rememberChainHead(*m_db);
+}
+
+std::vector<std::string> RunStore::reportCitations(const std::string& reportSha256) const
+{
+    Statement select(*m_db, "SELECT src FROM lineage WHERE dst_kind = 'report' AND dst = ?1 AND relation = 'report' ORDER BY id");
+    select.bindAll(reportSha256);
+    std::vector<std::string> ids;
+    while (select.step()) ids.push_back(select.text(0));
+    return ids;
+}
+
+ChainHead RunStore::chainHead() const
+{
+    return store::chainHead(*m_db);
+}
+
+std::optional<std::string> RunStore::sealAt(std::int64_t seq) const
+{
+    return store::sealAt(*m_db, seq);
+}
+
 void RunStore::deleteRun(const std::string& id)
 {
     WriteTransaction transaction(*m_db);

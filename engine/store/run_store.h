@@ -156,6 +156,12 @@ struct VerifyReport {
     std::string problem;               // what does not match, naming the record
 };
 
+// A place in the hash chain: a record's sequence number and its seal (hex).
+struct ChainHead {
+    std::int64_t seq = 0;
+    std::string hash;
+};
+
 struct GcReport {
     int runs = 0;                      // deleted runs whose artifacts were removed
     std::int64_t bytes = 0;            // artifact bytes removed
@@ -203,6 +209,16 @@ public:
     std::vector<LineageEdge> lineage(const std::string& runId) const;
 
     void addEdge(const LineageEdge& edge);
+    // A report file citing these runs: one `report` edge from each run to the report's
+    // SHA-256, chained like every later edge, in one transaction.
+    void recordReport(const std::string& reportSha256, const std::vector<std::string>& runIds);
+    // Ids of the runs a report (by its SHA-256) was recorded as citing; empty when none.
+    std::vector<std::string> reportCitations(const std::string& reportSha256) const;
+
+    // The newest record of the hash chain, and the seal of record `seq` (nullopt when
+    // the chain holds none): what a report quotes and `runs verify --report` checks.
+    ChainHead chainHead() const;
+    std::optional<std::string> sealAt(std::int64_t seq) const;
     void deleteRun(const std::string& id);
     GcReport collectGarbage();
     VerifyReport verify() const;

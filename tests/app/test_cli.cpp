@@ -137,9 +137,15 @@ private slots:
 
         QFile labelFile(labels);
         QVERIFY(labelFile.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = labelFile.readAll().trimmed().split('\n');
+        QList<QByteArray> lines = labelFile.readAll().trimmed().split('\n');
+        QCOMPARE(lines.takeFirst(), QByteArray("id,cluster"));
         QCOMPARE(lines.size(), 4000);
-        for (const QByteArray& line : lines) QVERIFY(line.toInt() >= 0 && line.toInt() < 6);
+        for (int i = 0; i < lines.size(); ++i) {
+            const QList<QByteArray> fields = lines[i].split(',');
+            QCOMPARE(fields.size(), 2);
+            QCOMPARE(fields[0].toInt(), i);  // blobs rows have no names: their row number
+            QVERIFY(fields[1].toInt() >= 0 && fields[1].toInt() < 6);
+        }
         QFile centroidFile(centroids);
         QVERIFY(centroidFile.open(QIODevice::ReadOnly));
         const QList<QByteArray> rows = centroidFile.readAll().trimmed().split('\n');

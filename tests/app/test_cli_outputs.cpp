@@ -132,7 +132,8 @@ private slots:
         const CliResult r = runCli({"run", "--demo", kDemo, "--k", "3", "--no-record", "--labels-out", labels, "--centroids-out",
                                     centroids, "--json", json});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(contentOf(labels).count('\n'), 50000);
+        QVERIFY(contentOf(labels).startsWith("id,cluster\n0,"));
+        QCOMPARE(contentOf(labels).count('\n'), 50001);
         QCOMPARE(contentOf(centroids).count('\n'), 3);
         QCOMPARE(QJsonDocument::fromJson(contentOf(json)).object()["k"].toInt(), 3);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);

@@ -4,7 +4,8 @@
 // shows the ARI between two runs' labels and overlays their inertia curves, delete
 // asks first and leaves a tombstone, a run recorded by clusterdesk-cli in the same file
 // appears after a refresh, and a run on a file that changed since says why its
-// Clusters graph cannot be shown; a cancelled run is recorded cancelled.
+// Clusters graph cannot be shown; a cancelled run is recorded cancelled; a report of
+// the selected runs is written through the file dialog and recorded in the store.
 // One window for the whole suite: each step builds on the runs the previous made.
 #include "cli_runner.h"
 #include "gui_test_support.h"
@@ -25,6 +26,8 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QFileInfo>
 #include <QTextStream>
 #include <QMessageBox>
@@ -175,6 +178,52 @@ private slots:
         const auto edges = store::RunStore(m_db.toStdString()).lineage(m_first.toStdString());
         QVERIFY(std::any_of(edges.begin(), edges.end(), [](const store::LineageEdge& e) { return e.relation == "compared_with"; }));
         dialog->close();
+    }
+
+    void reportOfSelectedRuns()
+    {
+        // File > Export report with nothing selected says what to do.
+        view().table().clearSelection();
+        QVERIFY(!view().reportButton().isEnabled());
+        // It shows the History tab, which lists the runs again: wait for that listing.
+        if (m_station->window().tabs().currentWidget() != &view())
+            QVERIFY(waitRefreshed([&] { m_station->window().tabs().setCurrentWidget(&view()); }));
+        m_station->window().exportReportAction()->trigger();
+        QVERIFY2(view().detail().contains("Select the runs to report"), qPrintable(view().detail()));
+
+        // Both runs, through the button and its file dialog, as a user would.
+        view().table().selectAll();
+        QVERIFY(view().reportButton().isEnabled());
+        const QString path = m_dir.filePath("history-report.html");
+        bool asked = false;
+        QTimer::singleShot(200, this, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
+            if (!name) return;
+            asked = true;
+            name->setText(path);  // typed by the user
+            QMetaObject::invokeMethod(dialog, "accept");
+        });
+        QSignalSpy exported(m_station->history(), &HistoryController::reportExported);
+        QSignalSpy refreshed(m_station->history(), &HistoryController::refreshed);
+        view().reportButton().click();
+        QVERIFY(asked);
+        // The table is listed again (the runs gained a report edge): wait, so the next
+        // step's refresh is its own.
+        QVERIFY(refreshed.size() > 0 || refreshed.wait(30000));
+        QCOMPARE(exported.size(), 1);
+        QCOMPARE(exported.front().front().toString(), path);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray html = file.readAll();
+        QCOMPARE(html.count("<svg"), 8);  // Clusters, Evolution, Latency and Power of each run
+        for (const QString& id : {m_first, m_second}) QVERIFY(html.contains(id.toUtf8()));
+        // The store recorded it against both runs, and an auditor's check passes.
+        const CliResult verify = runCli({"runs", "verify", "--report", path, "--db", m_db});
+        QVERIFY2(verify.exitCode == 0, qPrintable(verify.out + verify.err));
+        const auto edges = store::RunStore(m_db.toStdString()).lineage(m_second.toStdString());
+        QVERIFY(std::any_of(edges.begin(), edges.end(), [](const store::LineageEdge& e) { return e.relation == "report"; }));
     }
 
     void deleteAsksThenTombstones()

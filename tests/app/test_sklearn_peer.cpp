@@ -41,8 +41,9 @@ std::vector<std::int32_t> readLabels(const QString& path)
     std::vector<std::int32_t> labels;
     QTextStream in(&file);
     while (!in.atEnd()) {
+        // Ours: "id,cluster" with a header; scikit-learn's: one bare label per line.
         const QString line = in.readLine().trimmed();
-        if (!line.isEmpty()) labels.push_back(line.toInt());
+        if (!line.isEmpty() && line != "id,cluster") labels.push_back(line.section(',', -1).toInt());
     }
     return labels;
 }

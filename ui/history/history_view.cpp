@@ -39,6 +39,8 @@ HistoryView::HistoryView(QWidget* parent)
     m_delete = new QPushButton(tr("Delete..."), this);
     m_compare = new QPushButton(tr("Compare"), this);
     m_compare->setToolTip(tr("Select two runs (Ctrl+click) to compare them side by side"));
+    m_report = new QPushButton(tr("Report..."), this);
+    m_report->setToolTip(tr("Export a report of the selected runs (HTML or PDF) that an auditor can verify against this store"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
@@ -46,6 +48,7 @@ HistoryView::HistoryView(QWidget* parent)
     bar->addWidget(m_refresh);
     bar->addWidget(m_rerun);
     bar->addWidget(m_compare);
+    bar->addWidget(m_report);
     bar->addWidget(m_delete);
 
     m_table = new QTableView(this);
@@ -96,6 +99,10 @@ HistoryView::HistoryView(QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this, [this] {
         const QStringList ids = selectedRunIds();
         if (ids.size() == 2) emit compareRequested(ids[0], ids[1]);
+    });
+    connect(m_report, &QPushButton::clicked, this, [this] {
+        const QStringList ids = selectedRunIds();
+        if (!ids.isEmpty()) emit reportRequested(ids);
     });
     connect(m_lineage, &LineageView::runActivated, this, [this](const QString& id) {
         if (!selectRun(id)) setDetail(tr("Run %1 is not listed (deleted, or hidden by the filter).").arg(id.left(8)));
@@ -154,6 +161,7 @@ void HistoryView::updateActions()
     m_rerun->setEnabled(ids.size() == 1);
     m_delete->setEnabled(ids.size() == 1);
     m_compare->setEnabled(ids.size() == 2);
+    m_report->setEnabled(!ids.isEmpty());
     if (ids.isEmpty()) m_lineage->showNothing(tr("Select a run to see where it came from."));
 }
 

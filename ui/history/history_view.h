@@ -44,6 +44,7 @@ public:
     QPushButton& rerunButton() { return *m_rerun; }
     QPushButton& deleteButton() { return *m_delete; }
     QPushButton& compareButton() { return *m_compare; }
+    QPushButton& reportButton() { return *m_report; }
     QPushButton& refreshButton() { return *m_refresh; }
 
 signals:
@@ -52,6 +53,7 @@ signals:
     void rerunRequested(const QString& runId);
     void deleteRequested(const QString& runId);  // after the user confirmed
     void compareRequested(const QString& first, const QString& second);
+    void reportRequested(const QStringList& runIds);
 
 private:
     void updateActions();
@@ -69,6 +71,7 @@ private:
     QPushButton* m_rerun = nullptr;
     QPushButton* m_delete = nullptr;
     QPushButton* m_compare = nullptr;
+    QPushButton* m_report = nullptr;
     bool m_resetting = false;  // setRuns restores the selection: not a new choice
 };
 

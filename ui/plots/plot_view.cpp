@@ -113,9 +113,14 @@ bool PlotView::saveSvg(const QString& path)
     generator.setSize(size());
     generator.setViewBox(rect());
     generator.setTitle(m_title->text());
+    return paint(generator, width(), height());
+}
+
+bool PlotView::paint(QPaintDevice& device, int width, int height)
+{
     QCPPainter painter;
-    if (!painter.begin(&generator)) return false;
-    toPainter(&painter, width(), height());
+    if (!painter.begin(&device)) return false;
+    toPainter(&painter, width, height);
     return painter.end();
 }
 

@@ -26,6 +26,9 @@ public:
     // when the file cannot be written.
     bool exportTo(const QString& path, QString* error = nullptr);
     void copyCsvToClipboard() const;
+    // Draws the graph at width x height (logical pixels) onto any paint device: an
+    // SVG generator, a QPicture replayed into a PDF (vector output either way).
+    bool paint(QPaintDevice& device, int width, int height);
     // The title shown above the axes (what the graph says it shows).
     QString title() const;
     // Ticks on whole numbers only (1, 2, 5, 10, ... apart), for axes that count iterations.

@@ -1,0 +1,94 @@
+#include "report_writer.h"
+
+#include "report_html.h"
+#include "report_pdf.h"
+#include "report_plots.h"
+
+#include "engine/core/error.h"
+#include "engine/core/output_file.h"
+#include "engine/core/sha256.h"
+#include "engine/report/membership.h"
+#include "engine/report/report_content.h"
+
+#include <system_error>
+#include <utility>
+
+namespace clusterdesk::report {
+namespace {
+
+std::string defaultTitle(const ReportContent& content)
+{
+    if (content.runs.size() > 1) return "Clustering report: " + std::to_string(content.runs.size()) + " runs compared";
+    const store::RunRecord& r = content.runs.front().record;
+    return "Clustering report: run " + r.info.id.substr(0, 8) + " (" + r.info.algorithm + ", k = " + std::to_string(r.k) + ")";
+}
+
+// The labels CSV beside a PDF: one per run, named after the run when there are several.
+std::filesystem::path labelsFileFor(const std::filesystem::path& out, const RunSection& run, bool several)
+{
+    if (!several) return labelsPathFor(out);
+    std::filesystem::path path = out;
+    return path.replace_extension("." + run.record.info.id.substr(0, 8) + ".labels.csv");
+}
+
+}  // namespace
+
+WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& request)
+{
+    const std::string suffix = request.out.extension().string();
+    const bool pdf = suffix == ".pdf";
+    if (!pdf && suffix != ".html" && suffix != ".htm")
+        throw UsageError("report --out " + request.out.string() + ": the file must end in .html or .pdf");
+
+    // A path that cannot be written fails before any work.
+    checkOutputPath("report --out", request.out.string(), storeFiles(runStore.path()));
+    ReportContent content = gatherReport(runStore, request.runs, request.title);
+    if (content.title.empty()) {
+        content.title = defaultTitle(content);
+        content.evidence.title = content.title;
+    }
+
+    // Nothing a report writes may replace the store or a run's input.
+    std::vector<ProtectedFile> keep = storeFiles(runStore.path());
+    for (const RunSection& run : content.runs)
+        if (run.record.info.dataSource.source != "demo") keep.push_back({run.record.info.dataSource.location, "the data of run " + run.record.info.id});
+
+    std::vector<std::vector<RenderedPlot>> plots;
+    for (const RunSection& run : content.runs) plots.push_back(renderRunPlots(run.record, run.data.get()));
+
+    std::vector<std::pair<std::filesystem::path, std::string>> files;
+    if (pdf) {
+        std::vector<const RenderedPlot*> all;
+        for (const auto& runPlots : plots)
+            for (const RenderedPlot& plot : runPlots) all.push_back(&plot);
+        const QByteArray bytes = reportPdf(reportHtml(content, plots, ReportTarget::Pdf), QString::fromStdString(content.title), all);
+        files.emplace_back(request.out, bytes.toStdString());
+        files.emplace_back(evidencePathFor(request.out), toJson(content.evidence) + "\n");
+        for (const RunSection& run : content.runs)
+            if (run.data) files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1), labelsCsv(*run.data, run.record.labels));
+    } else {
+        files.emplace_back(request.out, reportHtml(content, plots, ReportTarget::Html).toStdString());
+    }
+    for (const auto& [path, text] : files) checkOutputPath("report --out", path.string(), keep);
+
+    WrittenReport written;
+    try {
+        for (const auto& [path, text] : files) {
+            writeFileReplacing(path.string(), text);
+            written.files.push_back(path);
+        }
+        written.sha256 = sha256Hex(files.front().second);
+        for (const RunSection& run : content.runs) written.runIds.push_back(run.record.info.id);
+        runStore.recordReport(written.sha256, written.runIds);
+    } catch (...) {
+        // A report the store does not record would fail its own verification: remove it.
+        for (const std::filesystem::path& path : written.files) {
+            std::error_code ignored;
+            std::filesystem::remove(path, ignored);
+        }
+        throw;
+    }
+    return written;
+}
+
+}  // namespace clusterdesk::report

@@ -1,0 +1,109 @@
+#include "report_content.h"
+
+#include "clusterdesk/version.h"
+#include "engine/cluster/metrics.h"
+#include "engine/core/error.h"
+#include "engine/session/run_record.h"
+
+#include <sys/utsname.h>
+
+#include <fstream>
+#include <thread>
+
+#ifdef CLUSTERDESK_HAVE_OPENBLAS
+extern "C" char* openblas_get_config(void);
+#endif
+
+namespace clusterdesk::report {
+namespace {
+
+// Rows scored for the silhouette: enough for two decimals, cheap at 10,000 assets.
+constexpr std::int64_t kSilhouetteSample = 2000;
+
+Quality qualityOf(const Dataset& data, const store::RunRecord& record, const Membership& membership)
+{
+    Quality q;
+    std::vector<std::int64_t> counts;
+    std::vector<double> withinSS(static_cast<std::size_t>(record.k));
+    for (const ClusterProfile& c : membership.clusters) counts.push_back(c.size);
+    for (const Member& m : membership.members) withinSS[static_cast<std::size_t>(m.cluster)] += m.distance * m.distance;
+    q.bic = sphericalBic(counts, withinSS, data.cols);
+    std::int64_t used = 0;
+    for (std::int64_t n : counts) used += n > 0;
+    if (used >= 2 && used <= data.rows - 1)
+        q.silhouette = sampledSilhouette(data.values.data(), data.rows, data.cols, record.labels, kSilhouetteSample, 0);
+    if (data.hasTruth()) {
+        q.ari = adjustedRandIndex(data.truth, record.labels);
+        q.nmi = normalizedMutualInformation(data.truth, record.labels);
+    }
+    return q;
+}
+
+std::string cpuModel()
+{
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
+    return "unknown";
+}
+
+}  // namespace
+
+Facts exportEnvironment()
+{
+    Facts facts;
+    facts.emplace_back("ClusterDesk", std::string(CLUSTERDESK_VERSION) + " (commit " + CLUSTERDESK_GIT_COMMIT + ")");
+#if defined(__clang__)
+    facts.emplace_back("Compiler", std::string("clang ") + __clang_version__);
+#elif defined(__GNUC__)
+    facts.emplace_back("Compiler", std::string("GCC ") + __VERSION__);
+#endif
+    utsname os{};
+    if (uname(&os) == 0) facts.emplace_back("OS", std::string(os.sysname) + " " + os.release + " " + os.machine);
+    facts.emplace_back("CPU", cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
+#ifdef CLUSTERDESK_HAVE_OPENBLAS
+    facts.emplace_back("OpenBLAS", openblas_get_config());
+#else
+    facts.emplace_back("OpenBLAS", "not built in (plain loops)");
+#endif
+    return facts;
+}
+
+ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title)
+{
+    if (ids.empty()) throw UsageError("a report needs at least one run");
+    ReportContent content;
+    content.title = title;
+    std::vector<store::RunRecord> records;
+    for (const std::string& id : ids) {
+        store::RunRecord record = runStore.loadRun(runStore.resolveId(id));
+        if (record.info.status == store::RunStatus::Running) throw UsageError("run " + record.info.id + " is still running");
+        if (record.artifactsCollected)
+            throw UsageError("run " + record.info.id + " was deleted and its labels and centroids removed by `runs gc`: there is nothing to report");
+        records.push_back(std::move(record));
+    }
+    content.evidence = collectEvidence(runStore, records, title);
+    for (store::RunRecord& record : records) {
+        RunSection section;
+        section.record = std::move(record);
+        const store::RunRecord& r = section.record;
+        if (r.labels.empty() || r.centroids.empty()) {
+            section.dataProblem = "the run recorded no labels and centroids (" + store::toString(r.info.status) + ")";
+        } else {
+            try {
+                section.data = std::make_shared<const Dataset>(session::openRecordedDataset(r.info));
+                section.membership = membershipOf(*section.data, r.labels, r.centroids, r.k);
+                section.quality = qualityOf(*section.data, r, *section.membership);
+            } catch (const Error& e) {
+                section.data.reset();
+                section.membership.reset();
+                section.dataProblem = e.what();
+            }
+        }
+        content.runs.push_back(std::move(section));
+    }
+    content.environment = exportEnvironment();
+    return content;
+}
+
+}  // namespace clusterdesk::report
