@@ -1,7 +1,8 @@
 // AdaptGrow: k-means that chooses k. Start at k0, run Lloyd to convergence, then
 // test every cluster for a split at once (2-means inside the cluster, seeded along
-// its principal axis, kept when the cluster's BIC improves), repeat until no split
-// pays or k_max; then optionally merge neighbour pairs whose merge improves BIC.
+// its principal axis, kept when it explains more of the cluster's variance than noise
+// could: split_criterion.h), repeat until no split pays or k_max; then optionally merge
+// neighbour pairs that noise alone could have separated.
 // Every candidate of a round is evaluated in the same batched passes over the data,
 // which is what keeps it GPU-friendly.
 #pragma once
@@ -11,6 +12,8 @@
 
 namespace clusterdesk {
 
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control);
+// effectiveDims: the data's effective number of dimensions (effective_dims.h), which
+// the split and merge tests measure noise with; the same value on every rank.
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, double effectiveDims);
 
 }  // namespace clusterdesk
