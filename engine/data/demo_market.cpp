@@ -65,6 +65,17 @@ std::string assetName(std::int64_t sector, std::int64_t asset, std::int64_t sect
     return name;
 }
 
+// Day t's prices from day t - 1's and each asset's log return, asked in asset order
+// (the generators draw the idiosyncratic shocks from one stream in that order).
+template <typename LogReturn>
+void compoundDay(PriceTable& table, std::int64_t t, LogReturn logReturn)
+{
+    const auto assets = static_cast<std::int64_t>(table.assets.size());
+    const double* previous = table.prices.data() + (t - 1) * assets;
+    double* current = table.prices.data() + t * assets;
+    for (std::int64_t i = 0; i < assets; ++i) current[i] = previous[i] * std::exp(logReturn(i));
+}
+
 // The former generator ("strong=1"): normal factor moves, Student-t idiosyncratic noise,
 // market volatility doubling half-way. Correlation across sectors about 0.30 in the
 // first half and 0.63 in the second, within a sector 0.53 and 0.75.
@@ -84,21 +95,17 @@ void strongPrices(PriceTable& table, std::int64_t assets, std::int64_t sectors, 
         for (std::int64_t s = 0; s < sectors; ++s)
             sectorMove[s] = kSectorVol * Random(seed, kSector, static_cast<std::uint64_t>(t * sectors + s)).normal();
         Random noise(seed, kIdio, static_cast<std::uint64_t>(t));
-        const double* previous = table.prices.data() + (t - 1) * assets;
-        double* current = table.prices.data() + t * assets;
-        for (std::int64_t i = 0; i < assets; ++i) {
-            const double r =
-                kDrift + beta[i] * market + loading[i] * sectorMove[i % sectors] + idio[i] * noise.studentT4();
-            current[i] = previous[i] * std::exp(r);
-        }
+        compoundDay(table, t, [&](std::int64_t i) {
+            return kDrift + beta[i] * market + loading[i] * sectorMove[i % sectors] + idio[i] * noise.studentT4();
+        });
     }
 }
 
 // The realistic generator. A typical asset (beta, loading and idiosyncratic scale 1)
 // has the variance shares corrMarket (market), corrSector - corrMarket (sector) and
 // 1 - corrSector (its own), so two assets correlate about corrMarket across sectors and
-// corrSector within one. Every shock is Student-t(4) (fat tails, excess kurtosis 6 in
-// the limit) and all are scaled by one GARCH(1,1) variance driven by the market shock
+// corrSector within one. Every shock is Student-t(4) (fat tails: no finite fourth
+// moment) and all are scaled by one GARCH(1,1) variance driven by the market shock
 // (volatility clustering, common to every asset as in equity markets: correlations are
 // unchanged, their noise is not).
 void realisticPrices(PriceTable& table, const MarketShape& shape, std::uint64_t seed)
@@ -125,13 +132,10 @@ void realisticPrices(PriceTable& table, const MarketShape& shape, std::uint64_t 
         for (std::int64_t s = 0; s < sectors; ++s)
             sectorMove[s] = sectorScale * Random(seed, kSectorT, static_cast<std::uint64_t>(t * sectors + s)).studentT4();
         Random noise(seed, kIdioT, static_cast<std::uint64_t>(t));
-        const double* previous = table.prices.data() + (t - 1) * assets;
-        double* current = table.prices.data() + t * assets;
-        for (std::int64_t i = 0; i < assets; ++i) {
-            const double r = kDrift + vol * (beta[i] * marketScale * shock + loading[i] * sectorMove[i % sectors] +
-                                             idio[i] * idioScale * noise.studentT4());
-            current[i] = previous[i] * std::exp(r);
-        }
+        compoundDay(table, t, [&](std::int64_t i) {
+            return kDrift + vol * (beta[i] * marketScale * shock + loading[i] * sectorMove[i % sectors] +
+                                   idio[i] * idioScale * noise.studentT4());
+        });
     }
 }
 
