@@ -47,8 +47,8 @@ struct SplitTest {
 
 class Grower {
 public:
-    Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales, double effectiveDims)
-        : m_ctx(ctx), m_params(params), m_scales(scales), m_d(ctx.cols), m_effectiveDims(effectiveDims)
+    Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales, const NoiseModel& noise)
+        : m_ctx(ctx), m_params(params), m_scales(scales), m_d(ctx.cols), m_noise(noise)
     {
     }
 
@@ -78,13 +78,13 @@ public:
             const double childrenSS = sums.withinSS[static_cast<std::size_t>(2 * c)] + sums.withinSS[static_cast<std::size_t>(2 * c + 1)];
             const double axisShare = explainedShare(parentSS, axisScatter[static_cast<std::size_t>(c)]);
             const double splitShare = explainedShare(parentSS, parentSS - childrenSS);
-            const double threshold = splitThresholdShare(parentRows, m_effectiveDims);
+            const double threshold = splitThresholdShare(m_noise, parentRows, m_d, parentSS);
             if (axisShare - threshold > test.bestMargin) {
                 test.bestMargin = axisShare - threshold;
                 test.bestShare = axisShare;
                 test.bestThreshold = threshold;
             }
-            if (splitIsStructure(parentRows, m_effectiveDims, axisShare, splitShare)) gains.emplace_back(axisShare - threshold, c);
+            if (splitIsStructure(m_noise, parentRows, m_d, parentSS, axisShare, splitShare)) gains.emplace_back(axisShare - threshold, c);
         }
         std::sort(gains.begin(), gains.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first > b.first : a.second < b.second;
@@ -121,9 +121,11 @@ public:
             const double ssi = a.withinSS[static_cast<std::size_t>(i)];
             const double ssj = a.withinSS[static_cast<std::size_t>(nearest)];
             const double separation = static_cast<double>(ni) * static_cast<double>(nj) / static_cast<double>(ni + nj) * best;
-            const double share = explainedShare(ssi + ssj + separation, separation);
+            const double unionSS = ssi + ssj + separation;
+            const double share = explainedShare(unionSS, separation);
             // The union of two duplicates has no variance at all: nothing separates them.
-            const double below = std::isnan(share) ? std::numeric_limits<double>::infinity() : noiseEdgeShare(ni + nj, m_effectiveDims) - share;
+            const double below = std::isnan(share) ? std::numeric_limits<double>::infinity()
+                                                   : noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS) - share;
             if (!(below >= 0)) continue;
             const double gain = below;
             pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
@@ -196,7 +198,7 @@ private:
     const KMeansParams& m_params;
     const ScaleSet& m_scales;
     const Index m_d;
-    const double m_effectiveDims;
+    const NoiseModel m_noise;
 };
 
 // Parent c is replaced by its first child; second children are appended in order.
@@ -220,7 +222,7 @@ std::string shareText(double share)
 
 }  // namespace
 
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, double effectiveDims)
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise)
 {
     ClusterResult result;
     result.cols = ctx.cols;
@@ -230,7 +232,7 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
     std::vector<float> centroids = initialCentroids(ctx, params, k, scales, control);
     result.initMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - initStart).count();
     Lloyd lloyd(ctx, params, scales, control, result);
-    Grower grower(ctx, params, scales, effectiveDims);
+    Grower grower(ctx, params, scales, noise);
 
     std::string event = "start with k=" + std::to_string(k);
     bool growing = true;

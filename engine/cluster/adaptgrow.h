@@ -9,11 +9,12 @@
 
 #include "params.h"
 #include "shard_context.h"
+#include "split_criterion.h"
 
 namespace clusterdesk {
 
-// effectiveDims: the data's effective number of dimensions (effective_dims.h), which
-// the split and merge tests measure noise with; the same value on every rank.
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, double effectiveDims);
+// noise: what the split and merge tests measure noise with (split_criterion.h), from the
+// whole data set; the same value on every rank.
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise);
 
 }  // namespace clusterdesk

@@ -8,13 +8,12 @@
 // (n - 1 independent centred rows, per-entry variance sigma^2) that eigenvalue sits
 // at the Marchenko-Pastur edge sigma^2 (sqrt(n - 1) + sqrt(d))^2 (Marchenko & Pastur
 // 1967; Geman 1980 for the largest eigenvalue; Johnstone 2001 for its small
-// fluctuations around it). With sigma^2 estimated as SS_parent / ((n - 1) d) the edge,
-// as a share of SS_parent, is (1/sqrt(n - 1) + 1/sqrt(d))^2, so
-//
-//     excess = gain / SS_parent - (1/sqrt(n - 1) + 1/sqrt(d))^2
-//
-// is the share of the cluster's variance that the split explains beyond the noise
-// edge. It compares correlation-sized quantities: the same planted structure scores
+// fluctuations around it); with columns of unequal variance, at the edge for d_eff
+// columns (effective_dims.h). With sigma^2 = SS_parent / ((n - 1) d) the edge, as a
+// share of SS_parent, is (1/sqrt(n - 1) + 1/sqrt(d_eff))^2. A cluster that holds
+// structure has a larger SS than its noise, so sigma^2 is taken as the smaller of that
+// and the data set's bulk noise variance (bulk_noise.h), and the edge share shrinks by
+// their ratio. Shares compare correlation-sized quantities: the same planted structure scores
 // the same whether the rows hold 250 or 2000 returns, and the noise share shrinks as
 // either side grows instead of a penalty that grows with d (the BIC's d/2 log N per
 // centroid is what made AdaptGrow refuse real sectors in long windows).
@@ -35,7 +34,9 @@
 // keeps a split that was just accepted from being merged back in the next round.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace clusterdesk {
 
@@ -45,34 +46,43 @@ namespace clusterdesk {
 // the few sectors in a cluster); beta differences inside a sector about 0.01.
 inline constexpr double kMinExcessShare = 0.02;
 
-// The Marchenko-Pastur edge of noise of that shape as a share of its sum of squares:
-// (1/sqrt(rows - 1) + 1/sqrt(dims))^2; +infinity when rows < 2 or dims < 1. dims is
-// the effective number of dimensions (effective_dims.h), d itself for equal columns.
-double noiseEdgeShare(std::int64_t rows, double dims);
+// What a cluster's noise is measured with, the same on every rank.
+struct NoiseModel {
+    double effectiveDims = 1.0;  // d_eff of the data (effective_dims.h)
+    double bulkVariance = std::numeric_limits<double>::quiet_NaN();  // per entry (bulk_noise.h); NaN = unknown
+};
+
+// The Marchenko-Pastur edge of a cluster's noise as a share of its sum of squares
+// parentSS (rows rows, dims columns): (sigma^2 / sigma_hat^2) (1/sqrt(rows - 1) +
+// 1/sqrt(d_eff))^2 with sigma_hat^2 = parentSS / ((rows - 1) dims) and sigma^2 the
+// smaller of it and the bulk variance. +infinity when rows < 2 or d_eff < 1.
+double noiseEdgeShare(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS);
 
 // Share of parentSS that a cluster's principal axis must carry for a split:
 // noiseEdgeShare + kMinExcessShare.
-double splitThresholdShare(std::int64_t rows, double dims);
+double splitThresholdShare(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS);
 
 // gain / parentSS: the share of a cluster's sum of squares that a split removes (or, for
 // a merge test, that the separation of two clusters is of their union's). NaN when
 // parentSS is not > 0 or either value is not finite, so that no comparison passes.
 double explainedShare(double parentSS, double gain);
 
-// Whether a cluster of `rows` rows is split: its principal axis carries axisShare of its
-// sum of squares, above splitThresholdShare (the cluster has a direction of structure),
-// and the 2-means split along it removes splitShare, above the noise edge (the two
-// children are not noise apart, so the merge test would not undo the split).
-inline bool splitIsStructure(std::int64_t rows, double dims, double axisShare, double splitShare)
+// Whether a cluster is split: its principal axis carries axisShare of its sum of
+// squares, above splitThresholdShare (the cluster has a direction of structure), and
+// the 2-means split along it removes splitShare, above the noise edge (the two children
+// are not noise apart, so the merge test would not undo the split).
+inline bool splitIsStructure(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS,
+                             double axisShare, double splitShare)
 {
-    return axisShare > splitThresholdShare(rows, dims) && splitShare > noiseEdgeShare(rows, dims);
+    return axisShare > splitThresholdShare(noise, rows, dims, parentSS) &&
+           splitShare > noiseEdgeShare(NoiseModel{noise.effectiveDims}, rows, dims, parentSS);
 }
 
-// Whether two clusters whose separation explains `share` of their union (of `rows`
-// rows) are noise apart, so merged.
-inline bool mergeIsNoise(std::int64_t rows, double dims, double share)
+// Whether two clusters whose separation explains `share` of their union (rows rows,
+// sum of squares unionSS) are noise apart, so merged.
+inline bool mergeIsNoise(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double unionSS, double share)
 {
-    return share <= noiseEdgeShare(rows, dims);
+    return share <= noiseEdgeShare(NoiseModel{noise.effectiveDims}, rows, dims, unionSS);
 }
 
 }  // namespace clusterdesk

@@ -1,6 +1,7 @@
 #include "shard_run.h"
 
 #include "../cluster/adaptgrow.h"
+#include "../cluster/bulk_noise.h"
 #include "../cluster/effective_dims.h"
 #include "../cluster/lloyd.h"
 
@@ -15,7 +16,10 @@ ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels:
     if (params.algorithm == Algorithm::KMeans) return runKMeans(ctx, params, control);
     // From the whole data set, which every rank holds, single-threaded: the same bits on
     // every rank of every topology, without a collective.
-    return runAdaptGrow(ctx, params, control, effectiveDimensions(data.values.data(), data.rows, data.cols));
+    NoiseModel noise;
+    noise.effectiveDims = effectiveDimensions(data.values.data(), data.rows, data.cols);
+    noise.bulkVariance = bulkNoiseVariance(data.values.data(), data.rows, data.cols, noise.effectiveDims);
+    return runAdaptGrow(ctx, params, control, noise);
 }
 
 }  // namespace clusterdesk

@@ -10,32 +10,53 @@
 
 using namespace clusterdesk;
 
+namespace {
+
+// Noise of d equal columns, bulk unknown: the cluster's own variance is its noise.
+NoiseModel equalColumns(double dims)
+{
+    NoiseModel noise;
+    noise.effectiveDims = dims;
+    return noise;
+}
+
+}  // namespace
+
 TEST_CASE("edgeIsTheMarchenkoPasturShare")
 {
+    const NoiseModel noise = equalColumns(400);
     // 101 rows, 400 dims: (1/sqrt(100) + 1/sqrt(400))^2 = (0.1 + 0.05)^2 = 0.0225.
-    CHECK(noiseEdgeShare(101, 400) == doctest::Approx(0.0225).epsilon(1e-12));
-    CHECK(splitThresholdShare(101, 400) == doctest::Approx(0.0225 + 0.02).epsilon(1e-12));
+    CHECK(noiseEdgeShare(noise, 101, 400, 1000.0) == doctest::Approx(0.0225).epsilon(1e-12));
+    CHECK(splitThresholdShare(noise, 101, 400, 1000.0) == doctest::Approx(0.0225 + 0.02).epsilon(1e-12));
     CHECK(explainedShare(1000.0, 100.0) == doctest::Approx(0.1));
+    // Fewer effective columns (volatility clustering), a higher edge.
+    CHECK(noiseEdgeShare(equalColumns(100), 101, 400, 1000.0) > noiseEdgeShare(noise, 101, 400, 1000.0));
+    // A bulk noise below the cluster's own variance (the cluster holds structure) lowers
+    // the edge by their ratio; one above it changes nothing.
+    NoiseModel quiet = noise;
+    quiet.bulkVariance = 0.5 * 1000.0 / (100.0 * 400.0);
+    CHECK(noiseEdgeShare(quiet, 101, 400, 1000.0) == doctest::Approx(0.5 * 0.0225).epsilon(1e-12));
+    quiet.bulkVariance = 2.0 * 1000.0 / (100.0 * 400.0);
+    CHECK(noiseEdgeShare(quiet, 101, 400, 1000.0) == doctest::Approx(0.0225).epsilon(1e-12));
     // The bar hardly moves with the window once the window is long: it tends to 1/(rows - 1).
-    CHECK(splitThresholdShare(50, 250) > splitThresholdShare(50, 2000));
-    CHECK(splitThresholdShare(50, 250) - splitThresholdShare(50, 2000) < 0.04);
+    CHECK(splitThresholdShare(equalColumns(250), 50, 250, 1.0) > splitThresholdShare(equalColumns(2000), 50, 2000, 1.0));
+    CHECK(splitThresholdShare(equalColumns(250), 50, 250, 1.0) - splitThresholdShare(equalColumns(2000), 50, 2000, 1.0) < 0.04);
     // Hysteresis: a split just kept is never merged back.
-    CHECK(noiseEdgeShare(50, 250) < splitThresholdShare(50, 250));
-    CHECK(splitIsStructure(50, 250, splitThresholdShare(50, 250) + 1e-9, noiseEdgeShare(50, 250) + 1e-9));
-    CHECK_FALSE(mergeIsNoise(50, 250, noiseEdgeShare(50, 250) + 1e-9));
+    const NoiseModel n250 = equalColumns(250);
+    CHECK(splitIsStructure(n250, 50, 250, 1.0, splitThresholdShare(n250, 50, 250, 1.0) + 1e-9, noiseEdgeShare(n250, 50, 250, 1.0) + 1e-9));
+    CHECK_FALSE(mergeIsNoise(n250, 50, 250, 1.0, noiseEdgeShare(n250, 50, 250, 1.0) + 1e-9));
     // A strong axis whose 2-means split is still noise apart is not split (it would merge back).
-    CHECK_FALSE(splitIsStructure(50, 250, 0.9, noiseEdgeShare(50, 250)));
+    CHECK_FALSE(splitIsStructure(n250, 50, 250, 1.0, 0.9, noiseEdgeShare(n250, 50, 250, 1.0)));
 }
 
 TEST_CASE("degenerateCasesNeverPass")
 {
-    CHECK(std::isinf(noiseEdgeShare(1, 10)));
-    CHECK(std::isinf(noiseEdgeShare(10, 0)));
-    CHECK_FALSE(splitIsStructure(1, 10, 0.9, 0.9));
-    CHECK_FALSE(splitIsStructure(10, 0, 0.9, 0.9));
+    CHECK(std::isinf(noiseEdgeShare(equalColumns(10), 1, 10, 1.0)));
+    CHECK(std::isinf(noiseEdgeShare(equalColumns(0.5), 10, 10, 1.0)));
+    CHECK_FALSE(splitIsStructure(equalColumns(10), 1, 10, 1.0, 0.9, 0.9));
     CHECK(std::isnan(explainedShare(0.0, 0.0)));
     CHECK(std::isnan(explainedShare(1.0, NAN)));
-    CHECK_FALSE(splitIsStructure(10, 10, explainedShare(0.0, 0.0), explainedShare(0.0, 0.0)));
+    CHECK_FALSE(splitIsStructure(equalColumns(10), 10, 10, 0.0, explainedShare(0.0, 0.0), explainedShare(0.0, 0.0)));
 }
 
 namespace {
@@ -101,13 +122,13 @@ TEST_CASE("noiseStaysBelowTheEdgeAndGroupsClearIt")
         for (double& v : x) v = normal(rng);
         const double noiseSS = sumOfSquares(x, 0, rows, dims);
         const double noiseShare = explainedShare(noiseSS, twoMeansGain(x, rows, dims));
-        CHECK_FALSE(splitIsStructure(rows, dims, noiseShare, noiseShare));
-        CHECK(mergeIsNoise(rows, dims, noiseShare));
+        CHECK_FALSE(splitIsStructure(equalColumns(dims), rows, dims, noiseSS, noiseShare, noiseShare));
+        CHECK(mergeIsNoise(equalColumns(dims), rows, dims, noiseSS, noiseShare));
         // The planted split of two groups, as the split test would score it.
         for (int i = 0; i < rows; ++i)
             for (int j = 0; j < dims; ++j) x[i * dims + j] += (i < rows / 2 ? c.shift : -c.shift);
         const double ss = sumOfSquares(x, 0, rows, dims);
         const double gain = ss - sumOfSquares(x, 0, rows / 2, dims) - sumOfSquares(x, rows / 2, rows, dims);
-        CHECK(splitIsStructure(rows, dims, explainedShare(ss, gain), explainedShare(ss, gain)));
+        CHECK(splitIsStructure(equalColumns(dims), rows, dims, ss, explainedShare(ss, gain), explainedShare(ss, gain)));
     }
 }
