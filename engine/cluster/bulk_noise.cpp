@@ -15,6 +15,8 @@ double bulkNoiseVariance(const float* x, std::int64_t rows, std::int64_t cols, d
     const double unknown = std::numeric_limits<double>::quiet_NaN();
     const std::int64_t rank = std::min(rows - 1, cols);  // of the centred matrix
     if (rows < 3 || cols < 1 || rank > kMaxBulkSpectrum) return unknown;
+    if (static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(std::min(rows, cols)) > kMaxBulkWork)
+        return unknown;
     const auto n = static_cast<std::size_t>(rows), d = static_cast<std::size_t>(cols);
 
     std::vector<double> centred(n * d);

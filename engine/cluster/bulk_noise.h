@@ -15,10 +15,13 @@ namespace clusterdesk {
 // Largest min(rows - 1, cols) for which bulkNoiseVariance decomposes the spectrum
 // (O(rows cols min + min^3) on one thread); above it the bulk is not estimated.
 inline constexpr std::int64_t kMaxBulkSpectrum = 1000;
+// Largest rows x cols x min(rows, cols) (the Gram matrix's cost, about a second on one
+// core): tens of millions of rows are not held up by it.
+inline constexpr double kMaxBulkWork = 2e9;
 
 // Per-entry variance of the spectrum's bulk of a rows x cols row-major matrix whose
 // noise has effectiveDims effective columns (effective_dims.h); NaN when it is not
-// estimated: too large (kMaxBulkSpectrum), fewer than 3 rows, or fewer than half the
+// estimated: too large (kMaxBulkSpectrum, kMaxBulkWork), fewer than 3 rows, or fewer than half the
 // eigenvalues in the bulk (mostly structure, as blobs in few dimensions: no bulk to
 // read). Single-threaded, fixed order: every rank holding the data gets the same bits.
 double bulkNoiseVariance(const float* x, std::int64_t rows, std::int64_t cols, double effectiveDims);
