@@ -94,8 +94,9 @@ public:
     }
 
     // Merges disjoint nearest-neighbour pairs whose separation is noise inside their
-    // union (split_criterion.h), the least separated first; returns how many pairs merged. The separation is n_a n_b / (n_a + n_b) |m_a - m_b|^2, the
-    // union's sum of squares SS_a + SS_b plus that.
+    // union (split_criterion.h), the least separated first; returns how many pairs
+    // merged. The separation is n_a n_b / (n_a + n_b) |m_a - m_b|^2, the union's sum of
+    // squares SS_a + SS_b plus that.
     int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a) const
     {
         struct Pair {
@@ -124,10 +125,13 @@ public:
             const double unionSS = ssi + ssj + separation;
             const double share = explainedShare(unionSS, separation);
             // The union of two duplicates has no variance at all: nothing separates them.
-            const double below = std::isnan(share) ? std::numeric_limits<double>::infinity()
-                                                   : noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS) - share;
-            if (!(below >= 0)) continue;
-            const double gain = below;
+            if (std::isnan(share)) {
+                pairs.push_back({std::min(i, nearest), std::max(i, nearest), std::numeric_limits<double>::infinity()});
+                continue;
+            }
+            if (!mergeIsNoise(m_noise, ni + nj, m_d, unionSS, share)) continue;
+            // How far below the edge: the least separated pairs merge first.
+            const double gain = noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS) - share;
             pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
         }
         std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
