@@ -62,9 +62,9 @@ void RunStatus::refresh(const RunSeries& model, bool adaptGrow)
         return;
     }
     if (adaptGrow) {
-        // Rounds go on until the BIC stops improving: no honest total to show.
+        // Rounds go on until no split is above the noise edge: no honest total to show.
         m_bar->setRange(0, 0);
-        m_label->setText(tr("Iteration %1, round %2, k=%3, %4 s (AdaptGrow: ends when the BIC stops improving)")
+        m_label->setText(tr("Iteration %1, round %2, k=%3, %4 s (AdaptGrow: ends when no split is above the noise edge)")
                              .arg(n)
                              .arg(its.back().round)
                              .arg(its.back().k)

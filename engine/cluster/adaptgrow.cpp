@@ -3,11 +3,12 @@
 #include "init.h"
 #include "kernels/row_functors.h"
 #include "lloyd.h"
-#include "metrics.h"
+#include "split_criterion.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -19,6 +20,9 @@ constexpr int kPowerIterations = 5;
 constexpr std::uint64_t kAxisStream = 0x61786573ULL;
 // Fewer rows than this make a split test meaningless.
 constexpr std::int64_t kMinRowsToSplit = 4;
+// A child of one row is an outlier, not a group: in a handful of assets the one with the
+// most idiosyncratic risk always sits apart, whatever the window.
+constexpr std::int64_t kMinChildRows = 2;
 
 using Index = std::int64_t;
 
@@ -32,37 +36,30 @@ double normalise(float* v, Index d)
     return norm;
 }
 
-double singleClusterBic(std::int64_t n, double ss, Index d)
-{
-    return sphericalBic(std::span(&n, 1), std::span(&ss, 1), d);
-}
-
-double pairBic(std::int64_t n0, std::int64_t n1, double ss0, double ss1, Index d)
-{
-    const std::int64_t counts[2] = {n0, n1};
-    const double ss[2] = {ss0, ss1};
-    return sphericalBic(counts, ss, d);
-}
-
 struct SplitTest {
     std::vector<float> children;  // 2k x d: rows 2c and 2c+1 split cluster c
-    std::vector<int> accepted;    // clusters whose split raises BIC, best gain first
+    std::vector<int> accepted;    // clusters whose split is structure (split_criterion.h), widest margin first
+    // The tested cluster closest to being split: its explained share and the share it needed.
+    double bestMargin = -std::numeric_limits<double>::infinity();
+    double bestShare = 0;
+    double bestThreshold = 0;
 };
 
 class Grower {
 public:
-    Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales)
-        : m_ctx(ctx), m_params(params), m_scales(scales), m_d(ctx.cols)
+    Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales, const NoiseModel& noise)
+        : m_ctx(ctx), m_params(params), m_scales(scales), m_d(ctx.cols), m_noise(noise)
     {
     }
 
     // Every cluster's split test in the same passes: principal axes by power iteration,
     // children at mean +- sqrt(2 lambda / pi) along the axis (the half-means of a
-    // Gaussian), a few 2-means steps restricted to each cluster's rows, then BIC.
+    // Gaussian), a few 2-means steps restricted to each cluster's rows, then the noise
+    // edge test of split_criterion.h on the axis' variance and the split's gain.
     SplitTest testSplits(const std::vector<float>& centroids, int k, const Assignment& parents, int round)
     {
         SplitTest test;
-        seedChildren(centroids, k, parents, round, test.children);
+        const std::vector<double> axisScatter = seedChildren(centroids, k, parents, round, test.children);
         kernels::PartialSums partial;
         GlobalSums sums;
         for (int step = 0; step <= m_params.splitIterations; ++step) {
@@ -76,11 +73,18 @@ public:
             const auto parentRows = parents.sizes[static_cast<std::size_t>(c)];
             const auto n0 = sums.counts[static_cast<std::size_t>(2 * c)];
             const auto n1 = sums.counts[static_cast<std::size_t>(2 * c + 1)];
-            if (parentRows < kMinRowsToSplit || n0 == 0 || n1 == 0) continue;
-            const double parent = singleClusterBic(parentRows, parents.withinSS[static_cast<std::size_t>(c)], m_d);
-            const double split = pairBic(n0, n1, sums.withinSS[static_cast<std::size_t>(2 * c)],
-                                         sums.withinSS[static_cast<std::size_t>(2 * c + 1)], m_d);
-            if (split > parent) gains.emplace_back(split - parent, c);
+            if (parentRows < kMinRowsToSplit || n0 < kMinChildRows || n1 < kMinChildRows) continue;
+            const double parentSS = parents.withinSS[static_cast<std::size_t>(c)];
+            const double childrenSS = sums.withinSS[static_cast<std::size_t>(2 * c)] + sums.withinSS[static_cast<std::size_t>(2 * c + 1)];
+            const double axisShare = explainedShare(parentSS, axisScatter[static_cast<std::size_t>(c)]);
+            const double splitShare = explainedShare(parentSS, parentSS - childrenSS);
+            const double threshold = splitThresholdShare(m_noise, parentRows, m_d, parentSS);
+            if (axisShare - threshold > test.bestMargin) {
+                test.bestMargin = axisShare - threshold;
+                test.bestShare = axisShare;
+                test.bestThreshold = threshold;
+            }
+            if (splitIsStructure(m_noise, parentRows, m_d, parentSS, axisShare, splitShare)) gains.emplace_back(axisShare - threshold, c);
         }
         std::sort(gains.begin(), gains.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first > b.first : a.second < b.second;
@@ -89,9 +93,10 @@ public:
         return test;
     }
 
-    // Merges disjoint nearest-neighbour pairs whose union scores a higher BIC than the
-    // pair, best gain first; returns how many pairs merged. The union's sum of squares
-    // follows from the pair's: SS_a + SS_b + n_a n_b / (n_a + n_b) |m_a - m_b|^2.
+    // Merges disjoint nearest-neighbour pairs whose separation is noise inside their
+    // union (split_criterion.h), the least separated first; returns how many pairs
+    // merged. The separation is n_a n_b / (n_a + n_b) |m_a - m_b|^2, the union's sum of
+    // squares SS_a + SS_b plus that.
     int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a) const
     {
         struct Pair {
@@ -116,9 +121,18 @@ public:
             if (ni == 0 || nj == 0) continue;
             const double ssi = a.withinSS[static_cast<std::size_t>(i)];
             const double ssj = a.withinSS[static_cast<std::size_t>(nearest)];
-            const double mergedSS = ssi + ssj + static_cast<double>(ni) * static_cast<double>(nj) / static_cast<double>(ni + nj) * best;
-            const double gain = singleClusterBic(ni + nj, mergedSS, m_d) - pairBic(ni, nj, ssi, ssj, m_d);
-            if (gain > 0) pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
+            const double separation = static_cast<double>(ni) * static_cast<double>(nj) / static_cast<double>(ni + nj) * best;
+            const double unionSS = ssi + ssj + separation;
+            const double share = explainedShare(unionSS, separation);
+            // The union of two duplicates has no variance at all: nothing separates them.
+            if (std::isnan(share)) {
+                pairs.push_back({std::min(i, nearest), std::max(i, nearest), std::numeric_limits<double>::infinity()});
+                continue;
+            }
+            if (!mergeIsNoise(m_noise, ni + nj, m_d, unionSS, share)) continue;
+            // How far below the edge: the least separated pairs merge first.
+            const double gain = noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS) - share;
+            pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
         }
         std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
             return x.gain != y.gain ? x.gain > y.gain : (x.a != y.a ? x.a < y.a : x.b < y.b);
@@ -145,8 +159,9 @@ public:
     }
 
 private:
-    void seedChildren(const std::vector<float>& centroids, int k, const Assignment& parents, int round,
-                      std::vector<float>& children)
+    // Returns each cluster's scatter along its principal axis (its top eigenvalue, from below).
+    std::vector<double> seedChildren(const std::vector<float>& centroids, int k, const Assignment& parents, int round,
+                                     std::vector<float>& children)
     {
         // Start vectors from the counter-based generator: the same on every rank.
         std::vector<float> axes(static_cast<std::size_t>(k * m_d));
@@ -180,12 +195,14 @@ private:
                 children[static_cast<std::size_t>((2 * c + 1) * m_d + j)] = static_cast<float>(m - offset * v);
             }
         }
+        return scatter;
     }
 
     ShardContext& m_ctx;
     const KMeansParams& m_params;
     const ScaleSet& m_scales;
     const Index m_d;
+    const NoiseModel m_noise;
 };
 
 // Parent c is replaced by its first child; second children are appended in order.
@@ -198,9 +215,18 @@ void applySplits(std::vector<float>& centroids, int& k, const SplitTest& test, i
     k += static_cast<int>(chosen.size());
 }
 
+// Variance shares in the events, three decimals ("0.123").
+std::string shareText(double share)
+{
+    if (!std::isfinite(share)) return share > 0 ? "inf" : "-inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", share);
+    return text;
+}
+
 }  // namespace
 
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control)
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise)
 {
     ClusterResult result;
     result.cols = ctx.cols;
@@ -210,10 +236,11 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
     std::vector<float> centroids = initialCentroids(ctx, params, k, scales, control);
     result.initMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - initStart).count();
     Lloyd lloyd(ctx, params, scales, control, result);
-    Grower grower(ctx, params, scales);
+    Grower grower(ctx, params, scales, noise);
 
     std::string event = "start with k=" + std::to_string(k);
     bool growing = true;
+    bool mergedOnce = false;
     LloydOutcome outcome;
     for (int round = 0; round < params.maxRounds; ++round) {
         outcome = lloyd.run(centroids, k, round, event);
@@ -224,14 +251,20 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
             if (!test.accepted.empty()) {
                 const int before = k;
                 applySplits(centroids, k, test, params.kMax - k, ctx.cols);
-                event = "split " + std::to_string(k - before) + " of " + std::to_string(before) + " clusters";
+                event = "split " + std::to_string(k - before) + " of " + std::to_string(before) + " clusters (best axis holds " +
+                        shareText(test.bestShare) + " of its variance, noise bar " + shareText(test.bestThreshold) + ")";
                 continue;
             }
         }
         growing = false;
-        if (!params.merge) break;
+        // One merge round: it undoes over-splits (two halves of one group, noise apart).
+        // A merged cluster is not merged again: the separation of two clusters that each
+        // hold several groups is a weak statistic (one direction of many), and cascading
+        // merges would fold real structure back into one cluster.
+        if (!params.merge || mergedOnce) break;
         const int merged = grower.mergePairs(centroids, k, current);
         if (merged == 0) break;
+        mergedOnce = true;
         event = "merged " + std::to_string(merged) + " pair" + (merged == 1 ? "" : "s");
     }
 

@@ -99,7 +99,7 @@ LloydOutcome Lloyd::run(std::vector<float>& centroids, int k, int round, const s
 Assignment Lloyd::assignAll(const std::vector<float>& centroids, int k)
 {
     // Per-row distances summed, rather than the iterations' |x|^2 expansion: the result
-    // (reported inertia, BIC tests) gets no cancellation error, and a point on its own
+    // (reported inertia, split and merge tests) gets no cancellation error, and a point on its own
     // centroid adds exactly zero.
     assignRows(centroids, k);
     m_ctx.backend.refreshDistances(m_ctx.shard, centroids, k);

@@ -18,7 +18,7 @@ struct KMeansParams {
     int k = 8;                      // clusters (k-means)
     int k0 = 2;                     // AdaptGrow: clusters to start from
     int kMax = 64;                  // AdaptGrow: never grow beyond this
-    bool merge = true;              // AdaptGrow: also merge neighbour pairs when BIC improves
+    bool merge = true;              // AdaptGrow: also merge neighbour pairs that noise alone could separate
     InitMethod init = InitMethod::KMeansPlusPlus;
     std::vector<float> initialCentroids;  // k x cols, row-major, when init == Given
     int maxIterations = 100;        // Lloyd iterations per run (per round for AdaptGrow)

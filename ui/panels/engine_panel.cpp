@@ -38,7 +38,7 @@ EnginePanel::EnginePanel(QWidget* parent)
     auto* form = new QFormLayout(this);
     m_algorithm = choiceField(this, "algorithm", {tr("k-means"), tr("AdaptGrow")},
                               tr("k-means: Lloyd iterations with a fixed k.\n"
-                                 "AdaptGrow: starts at k0 and splits (and merges) clusters while the BIC improves, up to k max."));
+                                 "AdaptGrow: starts at k0 and splits clusters while a split carries more variance than noise could, up to k max; then merges pairs that noise alone could have separated."));
     m_k = intField(this, "k", 1, 1'000'000, tr("k-means: the number of clusters."));
     m_k0 = intField(this, "k0", 1, 1'000'000, tr("AdaptGrow: the number of clusters to start from."));
     m_kMax = intField(this, "kMax", 1, 1'000'000, tr("AdaptGrow: never grow beyond this many clusters."));

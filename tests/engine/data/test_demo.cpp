@@ -71,7 +71,7 @@ TEST_CASE("marketShape")
     for (int t : d.truth) ++sizes[t];
     REQUIRE_EQ(sizes.size(), std::size_t{10});
     for (const auto& [sector, n] : sizes) REQUIRE_EQ(n, 50);
-    REQUIRE_EQ(d.source, std::string("market:assets=500,sectors=10,days=750,seed=7,window=0"));
+    REQUIRE_EQ(d.source, std::string("market:assets=500,sectors=10,days=750,seed=7,window=0,strong=0,corr_market=0.37,corr_sector=0.57"));
     // Every row z-scored: mean 0, population sd 1.
     for (std::int64_t i = 0; i < d.rows; ++i) {
         double mean = 0, sq = 0;
@@ -105,6 +105,68 @@ TEST_CASE("marketFactorMatters")
     other /= nOther;
     REQUIRE_MESSAGE(other > 0.3, std::to_string(other).c_str());
     REQUIRE_MESSAGE(same > other + 0.1, (std::to_string(same) + " vs " + std::to_string(other)).c_str());
+}
+
+namespace {
+
+// Mean correlation of two rows (z-scored rows: the mean product) within one sector and across sectors.
+std::pair<double, double> meanCorrelations(const Dataset& d)
+{
+    double same = 0, other = 0;
+    std::int64_t nSame = 0, nOther = 0;
+    for (std::int64_t a = 0; a < d.rows; ++a)
+        for (std::int64_t b = a + 1; b < d.rows; ++b) {
+            double corr = 0;
+            for (std::int64_t j = 0; j < d.cols; ++j) corr += double(d.row(a)[j]) * d.row(b)[j];
+            corr /= double(d.cols);
+            if (d.truth[a] == d.truth[b])
+                same += corr, ++nSame;
+            else
+                other += corr, ++nOther;
+        }
+    return {same / double(nSame), other / double(nOther)};
+}
+
+// Excess kurtosis of all the rows' returns pooled (each row z-scored: mean 0, sd 1).
+double excessKurtosis(const Dataset& d)
+{
+    double fourth = 0;
+    for (float v : d.values) fourth += double(v) * v * v * v;
+    return fourth / double(d.values.size()) - 3.0;
+}
+
+}  // namespace
+
+// The default demo is calibrated to daily US large-cap returns: about 0.37 across sectors
+// and 0.57 within one, fat tails, volatility clustering; the keys move those figures.
+TEST_CASE("marketCalibration")
+{
+    const Dataset d = makeDemo("market:assets=60,sectors=6,days=2001");
+    const auto [same, other] = meanCorrelations(d);
+    MESSAGE(test::format("realistic: within %.3f, across %.3f, excess kurtosis %.2f", same, other, excessKurtosis(d)));
+    CHECK(std::fabs(other - 0.37) < 0.05);
+    CHECK(std::fabs(same - 0.57) < 0.05);
+    CHECK(excessKurtosis(d) > 1.0);
+    // Volatility clustering: squared returns of the first asset correlate with the next day's.
+    double num = 0, s2 = 0, mean = 0;
+    const float* r = d.row(0);
+    for (std::int64_t j = 0; j < d.cols; ++j) mean += double(r[j]) * r[j];
+    mean /= double(d.cols);
+    for (std::int64_t j = 0; j + 1 < d.cols; ++j) num += (double(r[j]) * r[j] - mean) * (double(r[j + 1]) * r[j + 1] - mean);
+    for (std::int64_t j = 0; j < d.cols; ++j) s2 += (double(r[j]) * r[j] - mean) * (double(r[j]) * r[j] - mean);
+    CHECK(num / s2 > 0.05);
+
+    const Dataset easier = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0.2,corr_sector=0.7");
+    const auto [sameEasier, otherEasier] = meanCorrelations(easier);
+    CHECK(std::fabs(otherEasier - 0.2) < 0.05);
+    CHECK(std::fabs(sameEasier - 0.7) < 0.05);
+
+    const Dataset noise = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0,corr_sector=0");
+    const auto [sameNoise, otherNoise] = meanCorrelations(noise);
+    CHECK(std::fabs(sameNoise) < 0.02);
+    CHECK(std::fabs(otherNoise) < 0.02);
+
+    CHECK_THROWS_AS(makeDemo("market:corr_market=0.5,corr_sector=0.4"), UsageError);
 }
 
 TEST_CASE("marketWindowAndKeys")
