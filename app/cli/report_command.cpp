@@ -6,6 +6,7 @@
 #include "app/report/report_writer.h"
 #include "engine/core/error.h"
 #include "engine/core/printable.h"
+#include "engine/core/vector_state.h"
 
 #include <QApplication>
 
@@ -25,6 +26,7 @@ int reportCommand(const std::vector<std::string>& args)
         static char name[] = "clusterdesk-cli";
         static char* argv[] = {name, nullptr};
         QApplication app(argc, argv);
+        clearUpperVectorState();  // or reopening the data runs its SSE code many times slower (vector_state.h)
         const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
         const report::WrittenReport written = report::writeReport(*runStore, {a.positional, a.value("--out"), a.value("--title")});
         for (const auto& file : written.files) std::cout << "wrote     " << printable(file.string()) << '\n';

@@ -4,6 +4,7 @@
 // scripts/run.sh does something useful on a headless box; --screenshot renders the
 // window off screen into PNGs.
 #include "clusterdesk/version.h"
+#include "engine/core/vector_state.h"
 #include "engine/data/open_source.h"
 #include "engine/exec/run_summary.h"
 #include "engine/session/run_session.h"
@@ -144,6 +145,7 @@ int main(int argc, char** argv)
     if (args.screenshot) {
         if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
+        clusterdesk::clearUpperVectorState();  // see vector_state.h
         setApplicationNames();
         return clusterdesk::gui::writeScreenshots(
             {QString::fromStdString(*args.screenshot), QString::fromStdString(args.demo), QString::fromStdString(args.tab),
@@ -152,6 +154,7 @@ int main(int argc, char** argv)
     if (!hasDisplay()) return printMainJobSummary(args.demo, args.db);
 
     QApplication app(argc, argv);
+    clusterdesk::clearUpperVectorState();  // before any thread starts: they inherit it (vector_state.h)
     setApplicationNames();
     clusterdesk::gui::Workstation station(storePath(args.db));
     station.window().show();

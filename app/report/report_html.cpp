@@ -257,7 +257,8 @@ private:
             {"Iterations", QString::number(static_cast<int>(numberOr(metrics, "iterations", static_cast<double>(r.iterations.size()))))},
             {"Inertia", num(numberOr(metrics, "inertia", 0), 8)}};
         if (run.quality.bic) rows.push_back({"BIC (spherical Gaussian, higher is better)", num(*run.quality.bic, 8)});
-        if (run.quality.silhouette) rows.push_back({"Silhouette (sampled)", num(*run.quality.silhouette, 4)});
+        if (run.quality.silhouette)
+            rows.push_back({"Silhouette", num(*run.quality.silhouette, 4) + QString(" (%1 rows scored against all)").arg(run.quality.silhouetteRows)});
         if (run.quality.ari) rows.push_back({"ARI against the ground truth", num(*run.quality.ari, 4)});
         if (run.quality.nmi) rows.push_back({"NMI against the ground truth", num(*run.quality.nmi, 4)});
         rows.push_back({"Time", duration(numberOr(metrics, "seconds_total", 0)) + ", " + num(numberOr(metrics, "ms_per_iteration", 0), 4) + " ms per iteration"});

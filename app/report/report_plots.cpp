@@ -17,6 +17,10 @@
 namespace clusterdesk::report {
 namespace {
 
+// Rows drawn in a report's Clusters graph: every cluster's shape shows, and the graph
+// (an SVG element, a PDF drawing) stays small; its title says how many were drawn.
+constexpr std::size_t kReportProjectedPoints = 2000;
+
 RenderedPlot render(ui::PlotView& plot, const ui::RunSet& runs, const QString& name)
 {
     plot.resize(kReportPlotSize);
@@ -54,7 +58,7 @@ std::vector<RenderedPlot> renderRunPlots(const store::RunRecord& record, const D
         result.cols = record.cols;
         result.centroids = record.centroids;
         result.labels = record.labels;
-        projection = gui::projectClusters(*data, result);
+        projection = gui::projectClusters(*data, result, kReportProjectedPoints);
     }
     ui::RunSet runs;
     gui::replayRun(runs.add(QString::fromStdString(record.info.id), QString::fromStdString(record.info.id).left(8)), record, projection);

@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/output_file.h"
 #include "engine/core/sha256.h"
+#include "engine/core/vector_state.h"
 #include "engine/report/membership.h"
 #include "engine/report/report_content.h"
 
@@ -40,6 +41,8 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
     if (!pdf && suffix != ".html" && suffix != ".htm")
         throw UsageError("report --out " + request.out.string() + ": the file must end in .html or .pdf");
 
+    // The window's thread may have run Qt's AVX code since it started (vector_state.h).
+    clearUpperVectorState();
     // A path that cannot be written fails before any work.
     checkOutputPath("report --out", request.out.string(), storeFiles(runStore.path()));
     ReportContent content = gatherReport(runStore, request.runs, request.title);

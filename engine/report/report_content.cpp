@@ -7,6 +7,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -17,8 +18,10 @@ extern "C" char* openblas_get_config(void);
 namespace clusterdesk::report {
 namespace {
 
-// Rows scored for the silhouette: enough for two decimals, cheap at 10,000 assets.
-constexpr std::int64_t kSilhouetteSample = 2000;
+// Rows scored for the silhouette (each against every row): a standard error of about
+// 0.02, and a fraction of a second at 10,000 assets x 300 columns, where scoring 2,000
+// rows took most of a report's time.
+constexpr std::int64_t kSilhouetteSample = 250;
 
 Quality qualityOf(const Dataset& data, const store::RunRecord& record, const Membership& membership)
 {
@@ -31,7 +34,10 @@ Quality qualityOf(const Dataset& data, const store::RunRecord& record, const Mem
     std::int64_t used = 0;
     for (std::int64_t n : counts) used += n > 0;
     if (used >= 2 && used <= data.rows - 1)
+    {
         q.silhouette = sampledSilhouette(data.values.data(), data.rows, data.cols, record.labels, kSilhouetteSample, 0);
+        q.silhouetteRows = std::min(kSilhouetteSample, data.rows);
+    }
     if (data.hasTruth()) {
         q.ari = adjustedRandIndex(data.truth, record.labels);
         q.nmi = normalizedMutualInformation(data.truth, record.labels);

@@ -23,6 +23,7 @@ namespace clusterdesk::report {
 struct Quality {
     std::optional<double> bic;         // spherical Gaussian BIC (higher is better)
     std::optional<double> silhouette;  // sampled (metrics.h), when 2 <= k < rows
+    std::int64_t silhouetteRows = 0;   // how many rows it scored
     std::optional<double> ari;         // against the dataset's ground truth, when it has one
     std::optional<double> nmi;
 };
