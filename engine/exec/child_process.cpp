@@ -53,7 +53,7 @@ std::map<pid_t, ProcessInfo> processTable()
         for (int i = 0; i < 17; ++i) fields >> skip;  // fields 5..21
         unsigned long long start = 0;
         fields >> start;                              // field 22: starttime
-        table[static_cast<pid_t>(std::stoll(name))] = {static_cast<pid_t>(ppid), start};
+        table[static_cast<pid_t>(std::stoll(name))] = {static_cast<pid_t>(ppid), start, state == "Z"};
     }
     return table;
 }
@@ -227,7 +227,7 @@ bool ChildProcess::anyDescendantAlive() const
     const auto table = processTable();
     for (const auto& [pid, start] : m_descendants) {
         const auto it = table.find(pid);
-        if (it != table.end() && it->second.start == start) return true;
+        if (it != table.end() && it->second.start == start && !it->second.zombie) return true;
     }
     return false;
 }
@@ -243,8 +243,10 @@ void ChildProcess::terminate()
     if (!poll()) ::kill(-m_pid, SIGKILL);
     killDescendants();
     wait();
+    // SIGKILL is not instant: a process must be scheduled to die, which takes seconds
+    // on a machine whose cores are all busy. Nothing of the run may outlive this call.
     const auto start = Clock::now();
-    while (anyDescendantAlive() && secondsSince(start) < 2) {
+    while (anyDescendantAlive() && secondsSince(start) < 15) {
         killDescendants();
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

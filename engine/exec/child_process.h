@@ -18,6 +18,7 @@ namespace clusterdesk {
 struct ProcessInfo {
     pid_t ppid = 0;
     unsigned long long start = 0;
+    bool zombie = false;  // ended, waiting for its parent to reap it: nothing of it runs
 };
 
 // Every process on this machine, by pid.
@@ -80,7 +81,7 @@ public:
     void killDescendants();
     // SIGTERM to the child (mpirun takes its ranks down), then after a short wait
     // SIGKILL to its group and every descendant; returns once they are gone (or after
-    // a few seconds of trying) with the child reaped.
+    // at most 15 s of trying, for a machine whose cores are all busy) with the child reaped.
     void terminate();
 
 private:
