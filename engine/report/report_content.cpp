@@ -4,6 +4,7 @@
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/session/run_record.h"
+#include "kernels/backend_registry.h"
 
 #include <sys/utsname.h>
 
@@ -67,6 +68,8 @@ Facts exportEnvironment()
     utsname os{};
     if (uname(&os) == 0) facts.emplace_back("OS", std::string(os.sysname) + " " + os.release + " " + os.machine);
     facts.emplace_back("CPU", cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
+    const kernels::CudaAvailability cuda = kernels::cudaAvailability();
+    facts.emplace_back("GPUs (CUDA)", cuda.deviceCount > 0 ? std::to_string(cuda.deviceCount) + " usable (each run lists its devices)" : "none: " + cuda.reason);
 #ifdef CLUSTERDESK_HAVE_OPENBLAS
     facts.emplace_back("OpenBLAS", openblas_get_config());
 #else

@@ -50,7 +50,7 @@ struct ReportContent {
 ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title);
 
 // The environment of this build and machine: ClusterDesk version and commit, compiler,
-// OS, CPU and cores, OpenBLAS.
+// OS, CPU and cores, usable CUDA devices (or why none), OpenBLAS.
 Facts exportEnvironment();
 
 }  // namespace clusterdesk::report
