@@ -31,7 +31,7 @@ Arguments parseArguments(const std::string& command, const std::vector<std::stri
     const std::size_t got = parsed.positional.size();
     if (got < minPositionals || got > maxPositionals) {
         const std::string count = minPositionals == maxPositionals ? std::to_string(minPositionals) : "at least " + std::to_string(minPositionals);
-        throw UsageError(command + " takes " + count + (maxPositionals == 1 ? " run id" : " run ids") + " (got " + std::to_string(got) + ")");
+        throw UsageError(command + " takes " + count + (minPositionals == 1 ? " run id" : " run ids") + " (got " + std::to_string(got) + ")");
     }
     return parsed;
 }
