@@ -4,12 +4,12 @@
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/session/run_record.h"
+#include "engine/telemetry/estimated_power_source.h"
 #include "kernels/backend_registry.h"
 
 #include <sys/utsname.h>
 
 #include <algorithm>
-#include <fstream>
 #include <thread>
 
 #ifdef CLUSTERDESK_HAVE_OPENBLAS
@@ -34,8 +34,7 @@ Quality qualityOf(const Dataset& data, const store::RunRecord& record, const Mem
     q.bic = sphericalBic(counts, withinSS, data.cols);
     std::int64_t used = 0;
     for (std::int64_t n : counts) used += n > 0;
-    if (used >= 2 && used <= data.rows - 1)
-    {
+    if (used >= 2 && used <= data.rows - 1) {
         q.silhouette = sampledSilhouette(data.values.data(), data.rows, data.cols, record.labels, kSilhouetteSample, 0);
         q.silhouetteRows = std::min(kSilhouetteSample, data.rows);
     }
@@ -44,14 +43,6 @@ Quality qualityOf(const Dataset& data, const store::RunRecord& record, const Mem
         q.nmi = normalizedMutualInformation(data.truth, record.labels);
     }
     return q;
-}
-
-std::string cpuModel()
-{
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);)
-        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
-    return "unknown";
 }
 
 }  // namespace
@@ -67,7 +58,8 @@ Facts exportEnvironment()
 #endif
     utsname os{};
     if (uname(&os) == 0) facts.emplace_back("OS", std::string(os.sysname) + " " + os.release + " " + os.machine);
-    facts.emplace_back("CPU", cpuModel() + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
+    const std::string cpu = cpuModelName();
+    facts.emplace_back("CPU", (cpu.empty() ? std::string("unknown") : cpu) + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
     const kernels::CudaAvailability cuda = kernels::cudaAvailability();
     facts.emplace_back("GPUs (CUDA)", cuda.deviceCount > 0 ? std::to_string(cuda.deviceCount) + " usable (each run lists its devices)" : "none: " + cuda.reason);
 #ifdef CLUSTERDESK_HAVE_OPENBLAS

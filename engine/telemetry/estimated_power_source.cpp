@@ -18,6 +18,8 @@ double nowSeconds()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+}  // namespace
+
 std::string cpuModelName(const std::filesystem::path& cpuinfo)
 {
     std::ifstream in(cpuinfo);
@@ -31,8 +33,6 @@ std::string cpuModelName(const std::filesystem::path& cpuinfo)
     }
     return {};
 }
-
-}  // namespace
 
 CpuPowerModel cpuPowerModel(const std::string& cpuModel, int threads, const std::string& catalogJson)
 {

@@ -17,6 +17,9 @@ struct CpuPowerModel {
     std::string basis;     // where tdpWatts came from: "catalog: EPYC 7763" or "default 15 W per thread"
 };
 
+// The "model name" of the first processor in cpuinfo; empty when there is none.
+std::string cpuModelName(const std::filesystem::path& cpuinfo = "/proc/cpuinfo");
+
 // cpuModel: as /proc/cpuinfo's "model name"; threads: hardware threads visible.
 // catalogJson: the catalog's text (the compiled-in one when empty). Throws DataError
 // when the catalog is malformed.
