@@ -43,16 +43,16 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
 
     // The window's thread may have run Qt's AVX code since it started (vector_state.h).
     clearUpperVectorState();
-    // A path that cannot be written fails before any work.
-    checkOutputPath("report --out", request.out.string(), storeFiles(runStore.path()));
+    // Nothing a report writes may replace the store or a run's input; a path that
+    // cannot be written fails before any work.
+    std::vector<ProtectedFile> keep = storeFiles(runStore.path());
+    checkOutputPath("report --out", request.out.string(), keep);
     ReportContent content = gatherReport(runStore, request.runs, request.title);
     if (content.title.empty()) {
         content.title = defaultTitle(content);
         content.evidence.title = content.title;
     }
 
-    // Nothing a report writes may replace the store or a run's input.
-    std::vector<ProtectedFile> keep = storeFiles(runStore.path());
     for (const RunSection& run : content.runs)
         if (run.record.info.dataSource.source != "demo") keep.push_back({run.record.info.dataSource.location, "the data of run " + run.record.info.id});
 

@@ -153,7 +153,8 @@ private slots:
                 for (int x = 0; x < image.width(); ++x) dark += qGray(image.pixel(x, y)) < 160;
             QVERIFY2(dark > 20, qPrintable(page + " is blank"));
         }
-        QVERIFY2(verify(db, pdf).exitCode == 0, qPrintable(describe(verify(db, pdf))));
+        const CliResult verified = verify(db, pdf);
+        QVERIFY2(verified.exitCode == 0, qPrintable(describe(verified)));
     }
 
     void htmlReportIsSelfContained()
