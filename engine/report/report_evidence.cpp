@@ -2,13 +2,12 @@
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/core/error.h"
+#include "engine/core/iso_time.h"
 #include "engine/core/sha256.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -17,17 +16,6 @@ namespace clusterdesk::report {
 namespace {
 
 using nlohmann::json;
-
-std::string isoNow()
-{
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 std::string readWhole(const std::filesystem::path& file)
 {
@@ -70,7 +58,7 @@ ReportEvidence collectEvidence(const store::RunStore& runStore, const std::vecto
 {
     ReportEvidence evidence;
     evidence.title = title;
-    evidence.exportedAt = isoNow();
+    evidence.exportedAt = isoNowUtc();
     evidence.store = runStore.path();
     evidence.head = runStore.chainHead();
     for (const store::RunRecord& run : runs) {

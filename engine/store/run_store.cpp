@@ -6,6 +6,7 @@
 #include "run_chain.h"
 #include "run_codec.h"
 #include "schema.h"
+#include "engine/core/iso_time.h"
 #include "engine/core/sha256.h"
 #include "engine/cluster/cluster_codec.h"
 #include "sqlite_db.h"
@@ -14,28 +15,13 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <type_traits>
 
 namespace clusterdesk::store {
 namespace {
-
-std::string nowIso()
-{
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[80];
-    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                  utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
-    return text;
-}
 
 // Random (version 4) UUID.
 std::string newRunId()
@@ -81,7 +67,7 @@ void insertEdge(Database& db, const LineageEdge& edge)
 {
     Statement insert(db, "INSERT INTO lineage(src_kind, src, dst_kind, dst, relation, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     insert.bindAll(edge.srcKind, edge.src, edge.dstKind, edge.dst, edge.relation,
-                   edge.createdAt.empty() ? nowIso() : edge.createdAt).run();
+                   edge.createdAt.empty() ? isoNowUtc() : edge.createdAt).run();
 }
 
 std::string devicesJson(const std::vector<std::string>& devices)
@@ -246,7 +232,7 @@ int RunStore::schemaVersion() const
 std::string RunStore::beginRun(const NewRun& run)
 {
     const std::string id = newRunId();
-    const std::string now = nowIso();
+    const std::string now = isoNowUtc();
     const ProcessOwner owner = currentProcess();
     const KMeansParams& p = run.params;
     WriteTransaction transaction(*m_db);
@@ -296,7 +282,7 @@ void RunStore::finishRun(const std::string& id, const RunOutcome& outcome)
     }
     Statement update(*m_db, "UPDATE runs SET status = ?1, failure = ?2, ended_at = ?3, backend = ?4, devices = ?5, metrics = ?6, "
                             "energy_j = ?7, energy_source = ?8 WHERE id = ?9");
-    update.bindAll(toString(outcome.status), outcome.failure, nowIso(), outcome.backend, devicesJson(outcome.devices),
+    update.bindAll(toString(outcome.status), outcome.failure, isoNowUtc(), outcome.backend, devicesJson(outcome.devices),
                    outcome.metricsJson.empty() ? "{}" : outcome.metricsJson, outcome.energyJ, outcome.energySource, id);
     if (outcome.failure.empty()) update.bindNull(2);
     if (outcome.energySource.empty()) update.bindNull(8);
@@ -343,7 +329,7 @@ int RunStore::markInterrupted()
     WriteTransaction transaction(*m_db);
     Statement mark(*m_db, "UPDATE runs SET status = 'failed', failure = ?1, ended_at = ?2 WHERE id = ?3 AND status = 'running'");
     for (const std::string& id : gone) {
-        mark.bindAll(kInterrupted, nowIso(), id).run();
+        mark.bindAll(kInterrupted, isoNowUtc(), id).run();
         mark.reset();
         if (sqlite3_changes(m_db->handle()) == 0) continue;  // its owner finished it meanwhile
         appendRunToChain(*m_db, id);
@@ -477,7 +463,7 @@ void RunStore::addEdge(const LineageEdge& edge)
 void RunStore::recordReport(const std::string& reportSha256, const std::vector<std::string>& runIds)
 {
     WriteTransaction transaction(*m_db);
-    const std::string now = nowIso();
+    const std::string now = isoNowUtc();
     for (const std::string& runId : runIds) {
         Statement exists(*m_db, "SELECT 1 FROM runs WHERE id = ?1");
         exists.bindAll(runId);
@@ -516,7 +502,7 @@ void RunStore::deleteRun(const std::string& id)
     if (!current.step()) throw UsageError("no run " + id + " in " + path());
     if (current.text(0) == "running") throw UsageError("run " + id + " is still running; it can be deleted once it has ended");
     Statement mark(*m_db, "UPDATE runs SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL");
-    mark.bindAll(nowIso(), id).run();
+    mark.bindAll(isoNowUtc(), id).run();
     if (sqlite3_changes(m_db->handle()) == 0) return;  // deleted before: its tombstone is chained already
     appendEventToChain(*m_db, "tombstone", id);
     transaction.commit();
