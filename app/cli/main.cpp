@@ -7,6 +7,7 @@
 #endif
 #include "run_command.h"
 #include "runs_command.h"
+#include "whatif_command.h"
 
 #include "clusterdesk/version.h"
 #include "engine/core/error.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
         return 0;
     }
     if (args[0] == "runs") return cli::runsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "whatif") return cli::whatifCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "report") {
 #ifdef CLUSTERDESK_CLI_REPORT
         return cli::reportCommand(std::vector<std::string>(args.begin() + 1, args.end()));

@@ -96,15 +96,6 @@ void checkOutputs(const RunOptions& o, const Topology& topology)
     }
 }
 
-// What the options name: a recorded run's exact source, a demo, or a file.
-SourceSpec sourceOf(const RunOptions& o)
-{
-    if (o.recorded) return session::reopenableSpec(*o.recorded);
-    if (!o.demoSpec.empty()) return describeDemo(o.demoSpec);
-    const std::string source = o.sourceName == "matrix" ? matrixSourceOf(o.dataPath) : o.sourceName;
-    return describeFile(o.dataPath, source, o.sourceOptions);
-}
-
 std::string withRunId(const std::string& summaryJson, const std::string& runId)
 {
     if (runId.empty()) return summaryJson;
@@ -191,6 +182,14 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     executed.labels = std::move(result.report.result.labels);
     executed.cancelled = report.result.cancelled;
     return executed;
+}
+
+SourceSpec sourceOf(const RunOptions& o)
+{
+    if (o.recorded) return session::reopenableSpec(*o.recorded);
+    if (!o.demoSpec.empty()) return describeDemo(o.demoSpec);
+    const std::string source = o.sourceName == "matrix" ? matrixSourceOf(o.dataPath) : o.sourceName;
+    return describeFile(o.dataPath, source, o.sourceOptions);
 }
 
 int runCommand(const std::vector<std::string>& args)

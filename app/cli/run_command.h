@@ -26,4 +26,7 @@ struct ExecutedRun {
 // with these parent edges (e.g. the run it re-runs). Throws like the engine does.
 ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents = {});
 
+// What the options name: a recorded run's exact source, a demo, or a file.
+SourceSpec sourceOf(const RunOptions& options);
+
 }  // namespace clusterdesk::cli

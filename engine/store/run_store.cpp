@@ -475,6 +475,35 @@ void RunStore::recordReport(const std::string& reportSha256, const std::vector<s
     rememberChainHead(*m_db);
 }
 
+std::string RunStore::recordComparison(const std::string& documentJson, const std::vector<std::string>& runIds)
+{
+    const std::string id = sha256Hex(documentJson);
+    WriteTransaction transaction(*m_db);
+    const std::string now = isoNowUtc();
+    Statement insert(*m_db, "INSERT OR IGNORE INTO comparisons(id, created_at, document) VALUES (?1, ?2, ?3)");
+    insert.bindAll(id, now, documentJson).run();
+    for (const std::string& runId : runIds) {
+        Statement exists(*m_db, "SELECT 1 FROM runs WHERE id = ?1");
+        exists.bindAll(runId);
+        if (!exists.step()) throw UsageError("no run " + runId + " in " + path() + " to record the comparison against");
+        insertEdge(*m_db, {"run", runId, "comparison", id, "compared_in", now});
+        appendEventToChain(*m_db, "edge", std::to_string(sqlite3_last_insert_rowid(m_db->handle())));
+    }
+    transaction.commit();
+    rememberChainHead(*m_db);
+    return id;
+}
+
+std::string RunStore::comparisonDocument(const std::string& idOrPrefix) const
+{
+    Statement select(*m_db, "SELECT id, document FROM comparisons WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2");
+    select.bindAll(idOrPrefix);
+    if (idOrPrefix.empty() || !select.step()) throw UsageError("no comparison " + idOrPrefix + " in " + path());
+    std::string document = select.text(1);
+    if (select.step()) throw UsageError("comparison id prefix " + idOrPrefix + " is ambiguous in " + path());
+    return document;
+}
+
 std::vector<std::string> RunStore::reportCitations(const std::string& reportSha256) const
 {
     Statement select(*m_db, "SELECT src FROM lineage WHERE dst_kind = 'report' AND dst = ?1 AND relation = 'report' ORDER BY id");

@@ -54,13 +54,13 @@ struct DatasetInfo {
 };
 
 // Lineage: dataset -> run (input), run -> run (warm_start, rerun, compared_with),
-// run -> report (report).
+// run -> report (report), run -> comparison (compared_in).
 struct LineageEdge {
     std::string srcKind;   // "dataset" or "run"
     std::string src;       // dataset hash or run id
-    std::string dstKind;   // "run" or "report"
+    std::string dstKind;   // "run", "report" or "comparison"
     std::string dst;       // run id or report name/path
-    std::string relation;  // "input", "warm_start", "rerun", "compared_with", "report"
+    std::string relation;  // "input", "warm_start", "rerun", "compared_with", "report", "compared_in"
     std::string createdAt;
 };
 
@@ -177,7 +177,7 @@ enum class StoreAccess { ReadWrite, ReadOnly };
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 5;  // PRAGMA user_version; migrations in schema.cpp
+    static constexpr int kSchemaVersion = 6;  // PRAGMA user_version; migrations in schema.cpp
 
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.
@@ -212,6 +212,11 @@ public:
     // A report file citing these runs: one `report` edge from each run to the report's
     // SHA-256, chained like every later edge, in one transaction.
     void recordReport(const std::string& reportSha256, const std::vector<std::string>& runIds);
+    // A what-if comparison: its document (JSON) kept under its SHA-256, which it returns,
+    // and a chained `compared_in` edge from each run it measured, in one transaction.
+    std::string recordComparison(const std::string& documentJson, const std::vector<std::string>& runIds);
+    // The document of a recorded comparison (id or unique prefix); UsageError when none.
+    std::string comparisonDocument(const std::string& idOrPrefix) const;
     // Ids of the runs a report (by its SHA-256) was recorded as citing; empty when none.
     std::vector<std::string> reportCitations(const std::string& reportSha256) const;
 

@@ -130,6 +130,31 @@ CREATE TABLE chain_events (
 );
 )sql";
 
+// Comparisons (what-if): the document, content-addressed by its SHA-256, and lineage
+// edges from every run it measured to it. SQLite cannot widen a CHECK in place, so the
+// lineage table is rebuilt with the same rows and ids (chained edges name them by id).
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE comparisons (
+  id         TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  document   TEXT NOT NULL
+);
+CREATE TABLE lineage_v6 (
+  id         INTEGER PRIMARY KEY,
+  src_kind   TEXT NOT NULL CHECK (src_kind IN ('dataset', 'run')),
+  src        TEXT NOT NULL,
+  dst_kind   TEXT NOT NULL CHECK (dst_kind IN ('run', 'report', 'comparison')),
+  dst        TEXT NOT NULL,
+  relation   TEXT NOT NULL CHECK (relation IN ('input', 'warm_start', 'rerun', 'compared_with', 'report', 'compared_in')),
+  created_at TEXT NOT NULL
+);
+INSERT INTO lineage_v6 SELECT id, src_kind, src, dst_kind, dst, relation, created_at FROM lineage;
+DROP TABLE lineage;
+ALTER TABLE lineage_v6 RENAME TO lineage;
+CREATE INDEX lineage_by_src ON lineage(src);
+CREATE INDEX lineage_by_dst ON lineage(dst);
+)sql";
+
 void toV1(Database& db)
 {
     db.exec(kSchemaV1);
@@ -170,8 +195,13 @@ void toV5(Database& db)
     for (const std::string& id : edges) appendEventToChain(db, "edge", id);
 }
 
+void toV6(Database& db)
+{
+    db.exec(kSchemaV6);
+}
+
 using Migration = void (*)(Database&);
-constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5};  // kMigrations[v] takes v to v + 1
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5, toV6};  // kMigrations[v] takes v to v + 1
 
 int userVersion(Database& db)
 {

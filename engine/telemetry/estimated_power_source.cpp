@@ -1,9 +1,7 @@
 #include "estimated_power_source.h"
 
 #include "../core/error.h"
-#include "clusterdesk/device_catalog.h"
-
-#include <nlohmann/json.hpp>
+#include "../catalog/hardware_catalog.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,41 +34,21 @@ std::string cpuModelName(const std::filesystem::path& cpuinfo)
 
 CpuPowerModel cpuPowerModel(const std::string& cpuModel, int threads, const std::string& catalogJson)
 {
-    const std::string text = catalogJson.empty() ? std::string(kDeviceCatalogJson) : catalogJson;
-    const std::string where = catalogJson.empty() ? "resources/catalog/devices.json (compiled in)" : "device catalog";
+    const HardwareCatalog& catalog = catalogJson.empty() ? builtinCatalog() : parseHardwareCatalog(catalogJson, "device catalog");
     CpuPowerModel model;
-    try {
-        const nlohmann::json catalog = nlohmann::json::parse(text);
-        const nlohmann::json& fallback = catalog.at("default");
-        const double idleFraction = fallback.at("idle_fraction").get<double>();
-        threads = std::max(threads, 1);
-        // The longest matching name is the most specific entry ("EPYC 7763" over "EPYC").
-        const nlohmann::json* best = nullptr;
-        std::size_t bestLength = 0;
-        for (const nlohmann::json& cpu : catalog.at("cpus")) {
-            const auto match = cpu.at("match").get<std::string>();
-            if (match.size() > bestLength && cpuModel.find(match) != std::string::npos) {
-                best = &cpu;
-                bestLength = match.size();
-            }
-        }
-        if (best) {
-            // Per hardware thread, so a VM that sees 8 of a socket's 128 threads is not
-            // charged the whole socket.
-            const double perThread = best->at("tdp_w").get<double>() / best->at("threads").get<double>();
-            model.tdpWatts = perThread * threads;
-            model.basis = "catalog: " + best->at("match").get<std::string>();
-        } else {
-            const double perThread = fallback.at("watts_per_thread").get<double>();
-            model.tdpWatts = perThread * threads;
-            std::ostringstream basis;
-            basis << "default " << perThread << " W per thread";
-            model.basis = basis.str();
-        }
-        model.idleWatts = idleFraction * model.tdpWatts;
-    } catch (const nlohmann::json::exception& e) {
-        throw DataError(where, 0, 0, e.what());
+    threads = std::max(threads, 1);
+    if (const DeviceSpec* cpu = catalog.cpuMatching(cpuModel)) {
+        // Per hardware thread, so a VM that sees 8 of a socket's 128 threads is not
+        // charged the whole socket.
+        model.tdpWatts = cpu->tdpW / std::max(cpu->threads, 1) * threads;
+        model.basis = "catalog: " + cpu->match;
+    } else {
+        model.tdpWatts = catalog.wattsPerThread * threads;
+        std::ostringstream basis;
+        basis << "default " << catalog.wattsPerThread << " W per thread";
+        model.basis = basis.str();
     }
+    model.idleWatts = catalog.idleFraction * model.tdpWatts;
     return model;
 }
 

@@ -1,6 +1,6 @@
 // CPU power estimated where nothing measures it: utilisation from /proc/stat deltas
 // scaled between an idle floor and a TDP from the device catalog
-// (resources/catalog/devices.json, compiled in). Always labelled Estimated.
+// (engine/catalog/hardware_catalog.h). Always labelled Estimated.
 #pragma once
 
 #include "power_source.h"

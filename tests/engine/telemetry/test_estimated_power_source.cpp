@@ -77,11 +77,19 @@ TEST_CASE("catalogLookup")
     }
 }
 
+// A catalog entry with only what the power estimate reads varying.
+static std::string cpuEntry(const std::string& id, const std::string& match, double tdp, int threads)
+{
+    return R"({"id": ")" + id + R"(", "name": "test", "kind": "cpu", "match": ")" + match + R"(", "cores": 1, "threads": )" +
+           std::to_string(threads) + R"(, "fp32_tflops": 1, "memory_gib": 1, "memory_gbps": 1, "tdp_w": )" + std::to_string(tdp) +
+           R"(, "idle_w": 0, "per_node": 1, "intra_link": "l", "host_link": "l", "usd_per_hour": 0, "price_date": "", "price_source": "", "source": ""})";
+}
+
 TEST_CASE("longestMatchWins")
 {
-    const std::string catalog = R"({"cpus": [{"match": "EPYC", "tdp_w": 100, "threads": 10},
-                                              {"match": "EPYC 7763", "tdp_w": 280, "threads": 128}],
-                                    "default": {"watts_per_thread": 15, "idle_fraction": 0.25}})";
+    const std::string catalog = R"({"devices": [)" + cpuEntry("a", "EPYC", 100, 10) + ", " + cpuEntry("b", "EPYC 7763", 280, 128) +
+                                R"(], "links": [{"id": "l", "name": "l", "gbps": 1, "latency_us": 1, "source": ""}],
+                                    "default": {"watts_per_thread": 15, "idle_fraction": 0.25, "memory_gbps_per_core": 8, "internode_link": "l"}})";
     const auto power = cpuPowerModel("AMD EPYC 7763 64-Core Processor", 128, catalog);
     REQUIRE_EQ(power.tdpWatts, 280.0);
     REQUIRE_EQ(power.idleWatts, 70.0);

@@ -1,0 +1,177 @@
+#include "whatif_command.h"
+
+#include "cli_errors.h"
+#include "cli_options.h"
+#include "run_command.h"
+
+#include "engine/core/error.h"
+#include "engine/core/output_file.h"
+#include "engine/data/open_source.h"
+#include "engine/session/comparison.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace clusterdesk::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void onInterrupt(int)
+{
+    g_cancel.store(true);
+}
+
+struct WhatifOptions {
+    RunOptions run;
+    std::vector<std::string> topologies;
+    std::string catalogPath;  // --catalog; empty: the user's copy or the compiled-in one
+};
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
+// Takes --topologies and --catalog out; the rest are `run` options, of which those
+// that name one topology or one run's outputs do not apply.
+WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
+{
+    WhatifOptions o;
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+            return args[++i];
+        };
+        if (a == "--topologies") {
+            // model:DEVICE:nodes=4 carries colons, not commas: a comma always separates.
+            o.topologies = splitList(value());
+            if (o.topologies.empty()) throw UsageError("option --topologies: name at least one topology");
+        } else if (a == "--catalog") {
+            o.catalogPath = value();
+        } else {
+            for (const char* refused : {"--topology", "--threads", "--labels-out", "--centroids-out", "--init-centroids", "--warm-start"})
+                if (a == refused)
+                    throw UsageError(a + " does not apply to whatif: name topologies with --topologies (threads as host@N), "
+                                         "and export a run's results from `runs export`");
+            rest.push_back(a);
+        }
+    }
+    if (o.topologies.empty()) throw UsageError("whatif needs --topologies, e.g. --topologies host@1,host,shards:2,pool:2,model:h200x8");
+    o.run = parseRunOptions(rest);
+    return o;
+}
+
+std::string number(double value, int precision)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", precision, value);
+    return text;
+}
+
+std::string table(const session::ComparisonResult& result)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-28s %-9s %10s %10s %-17s %9s %11s %10s %8s %6s  %s\n", "topology", "", "ms/iter", "model",
+                  "bottleneck", "total s", "energy J", "cost $", "speedup", "eff.", "answer");
+    out << line;
+    for (const session::TopologyOutcome& o : result.topologies) {
+        if (o.status != "ok") {
+            std::snprintf(line, sizeof line, "%-28s %-9s %s%s\n", o.topology.c_str(), "measured", o.status.c_str(),
+                          o.failure.empty() ? "" : (": " + o.failure).c_str());
+            out << line;
+            continue;
+        }
+        std::string answer = o.identical ? (*o.identical ? "identical" : "CHANGED") : o.ari ? "ARI " + number(*o.ari, 4) : "-";
+        if (!o.fitsInMemory) answer += " (does not fit: " + number(o.memoryNeededGiB, 1) + " GiB)";
+        std::snprintf(line, sizeof line, "%-28s %-9s %10.3f %10s %-17s %9.3f %11.1f %10.5f %8.2f %6s  %s\n", o.topology.c_str(),
+                      o.measured ? "measured" : "modeled", o.msPerIteration,
+                      o.predictedMsPerIteration ? number(*o.predictedMsPerIteration, 3).c_str() : "",
+                      o.phases.bottleneck.c_str(), o.totalS, o.energyJ, o.costUsd, o.speedup,
+                      o.efficiency > 0 ? (number(100 * o.efficiency, 0) + "%").c_str() : "-", answer.c_str());
+        out << line;
+    }
+    out << "model: " << whatif::kModelVersion << ", fitted on " << result.model.fittedOn.size() << " measured run(s)";
+    if (!result.model.fitted.empty()) {
+        out << " (";
+        for (std::size_t i = 0; i < result.model.fitted.size(); ++i) out << (i ? ", " : "") << result.model.fitted[i];
+        out << ")";
+    }
+    out << "\n'model' beside a measured time: the prediction of the model calibrated without that topology\n";
+    return out.str();
+}
+
+}  // namespace
+
+int whatifCommand(const std::vector<std::string>& args)
+{
+    return exitCodeOf([&] {
+        WhatifOptions options = parseWhatifOptions(args);
+        RunOptions& run = options.run;
+        if (!run.jsonPath.empty() && run.jsonPath != "-") {
+            std::vector<ProtectedFile> keep;
+            if (!run.dataPath.empty()) keep.push_back({run.dataPath, "the input data (--data)"});
+            if (!options.catalogPath.empty()) keep.push_back({options.catalogPath, "the catalog (--catalog)"});
+            if (run.record) {
+                const auto store = storeFiles(storePath(run.dbPath));
+                keep.insert(keep.end(), store.begin(), store.end());
+            }
+            checkOutputPath("--json", run.jsonPath, keep);
+        }
+        session::ComparisonRequest request;
+        request.catalog = loadHardwareCatalog(options.catalogPath);
+        request.topologies = options.topologies;
+        // Every spelling is checked before the data loads or anything runs.
+        const whatif::LocalMachine machine = whatif::describeLocalMachine();
+        for (const std::string& t : request.topologies) whatif::placeTopology(t, request.catalog, machine);
+        std::optional<store::RunStore> runStore;
+        if (run.record) runStore.emplace(storePath(run.dbPath));
+        request.store = runStore ? &*runStore : nullptr;
+        request.data = std::make_shared<const Dataset>(openSource(sourceOf(run)));
+        request.params = run.params;
+
+        session::ComparisonControl control;
+        control.cancel = &g_cancel;
+        control.onTopology = [&](const session::TopologyOutcome& o) {
+            if (run.verbose) std::fprintf(stderr, "%s: %s\n", o.topology.c_str(), o.status.c_str());
+        };
+        control.onIteration = [&](const std::string& topology, const IterationStats& s) {
+            if (run.verbose) std::fprintf(stderr, "%s: iter %d  k %d  %.2f ms\n", topology.c_str(), s.iteration, s.k, s.assignMs + s.updateMs + s.reduceMs);
+        };
+        std::signal(SIGINT, onInterrupt);
+        session::ComparisonResult result;
+        try {
+            result = session::runComparison(request, control);
+        } catch (...) {
+            std::signal(SIGINT, SIG_DFL);
+            throw;
+        }
+        std::signal(SIGINT, SIG_DFL);
+        nlohmann::json document = nlohmann::json::parse(session::comparisonJson(request, result));
+        if (!result.comparisonId.empty()) document["comparison_id"] = result.comparisonId;
+        if (run.jsonPath == "-") {
+            std::cout << document.dump(2) << '\n';
+        } else {
+            if (!run.jsonPath.empty()) writeFileReplacing(run.jsonPath, document.dump(2) + '\n');
+            std::cout << table(result);
+            if (!result.comparisonId.empty()) std::cout << "recorded  comparison " << result.comparisonId << " in " << runStore->path() << '\n';
+        }
+        if (!result.recordProblem.empty()) throw store::StoreError(result.recordProblem);
+        return result.cancelled ? kExitCancelled : kExitOk;
+    });
+}
+
+}  // namespace clusterdesk::cli

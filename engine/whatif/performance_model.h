@@ -1,0 +1,86 @@
+// The what-if performance model: a job's time, energy and cost on a placement, per
+// iteration and per phase, and its calibration from measured runs.
+//
+// Per Lloyd iteration, on the slowest shard (rows / shards of them):
+//   assign    roofline: 2·rows·k·d·searched FLOPs at the device's peak times an
+//             efficiency, or the rows' bytes at its memory bandwidth, whichever is slower
+//   update    memory-bound: the rows and their labels read once
+//   reduce    the all-reduce of k·(d+1) 64-bit sums as a ring over the slowest link
+//             level: 2(S−1)·latency + 2(S−1)/S·bytes / bandwidth
+//   transfer  GPUs: the centroids down and the sums up over the host link
+// Per run: initialisation and the final labels (one assignment each), AdaptGrow's split
+// passes (2-means inside every cluster), the rows' upload to GPUs, and a fixed start-up
+// cost per kind of communicator (starting MPI ranks is seconds, threads are not).
+//
+// Calibration fits the efficiencies, the latency of each link that measured runs used,
+// and the start-up costs from those runs; what nothing measured keeps its default, and
+// the parameters say which runs they were fitted on.
+#pragma once
+
+#include "job_profile.h"
+#include "placement.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::whatif {
+
+inline constexpr const char* kModelVersion = "clusterdesk-whatif-1";
+
+struct ModelParameters {
+    // Fractions of the FP32 (GPU fast mode: the precision's) peak the assignment reaches,
+    // indexed by mode (0 fast, 1 exact).
+    double cpuCompute[2] = {0.20, 0.18};
+    double gpuCompute[2] = {0.60, 0.25};
+    // Fractions of the memory bandwidth the update reaches.
+    double cpuMemory = 0.5;
+    double gpuMemory = 0.7;
+    std::map<std::string, double> linkLatencyUs;  // link id -> fitted latency per ring step (else the catalog's)
+    std::map<std::string, double> startupS;       // communicator kind -> fixed seconds per run
+    std::vector<std::string> fittedOn;            // the runs calibration used (their ids, or topologies when not recorded)
+    std::vector<std::string> fitted;              // which parameters they set ("cpu exact compute", "link threads", ...)
+};
+
+struct PhaseTimes {
+    double assignMs = 0, updateMs = 0, reduceMs = 0, transferMs = 0;
+    double total() const { return assignMs + updateMs + reduceMs + transferMs; }
+    // "assign (compute)", "assign (memory)", "update", "reduce", "transfer": the largest.
+    std::string bottleneck;
+};
+
+struct Prediction {
+    PhaseTimes perIteration;     // mean over the job's iterations
+    double msPerIteration = 0;
+    int iterations = 0;
+    double totalS = 0;           // iterations and the per-run costs
+    double watts = 0;            // mean draw of the devices used
+    double energyJ = 0;
+    double costUsd = 0;
+    double memoryNeededGiB = 0;  // per device
+    bool fitsInMemory = true;
+};
+
+Prediction predict(const JobProfile& job, const Placement& where, const ModelParameters& params);
+
+// One measured run as calibration reads it: rank 0's phases in a typical iteration
+// (medians over the iterations, so one the OS stalled does not count).
+struct Observation {
+    std::string runId;
+    JobProfile job;
+    Placement where;
+    double assignMs = 0, updateMs = 0, reduceMs = 0;
+    double secondsTotal = 0;
+};
+
+// Observation of a finished run's history.
+Observation observe(const std::string& runId, const JobProfile& job, const Placement& where,
+                    const std::vector<IterationStats>& history, double secondsTotal);
+
+// Starts from `defaults` and fits what the observations measure.
+ModelParameters calibrate(const std::vector<Observation>& observations, const ModelParameters& defaults = {});
+
+// The parameters as JSON text (what a comparison records and the CLI prints).
+std::string parametersJson(const ModelParameters& params);
+
+}  // namespace clusterdesk::whatif
