@@ -48,7 +48,7 @@ struct MeasuredRun {
 };
 
 MeasuredRun measure(const ComparisonRequest& request, const KMeansParams& params, const Placement& where,
-                    const std::string& firstRunId, const ComparisonControl& control)
+                    const ComparisonControl& control)
 {
     MeasuredRun run;
     TopologyOutcome& out = run.outcome;
@@ -61,7 +61,6 @@ MeasuredRun measure(const ComparisonRequest& request, const KMeansParams& params
     req.threads = where.threads;
     req.pool = request.pool;
     req.store = request.store;
-    if (!firstRunId.empty()) req.parents.push_back({"run", firstRunId, "run", "", "compared_with", ""});
     RunControl runControl;
     runControl.cancel = control.cancel;
     if (control.onIteration) runControl.onIteration = [&](const IterationStats& s) { control.onIteration(where.spelling, s); };
@@ -118,21 +117,17 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
         KMeansParams exactParams = request.params;
         exactParams.mode = kernels::Mode::Exact;
         Placement host = whatif::placeTopology("host", request.catalog, machine);
-        MeasuredRun ref = measure(request, exactParams, host, "", control);
+        MeasuredRun ref = measure(request, exactParams, host, control);
         if (!ref.outcome.runId.empty()) recordedRuns.push_back(ref.outcome.runId);
         if (ref.outcome.status == "cancelled") result.cancelled = true;
         else if (ref.outcome.status != "ok") throw DeviceError("the exact reference run on the host failed: " + ref.outcome.failure);
         result.referenceRunId = ref.outcome.runId;
         reference = std::move(ref.answer);
     }
-    std::string firstRunId = result.referenceRunId;
     for (const Placement& where : placements) {
         if (!where.measurable || result.cancelled) continue;
-        MeasuredRun run = measure(request, request.params, where, firstRunId, control);
-        if (!run.outcome.runId.empty()) {
-            recordedRuns.push_back(run.outcome.runId);
-            if (firstRunId.empty()) firstRunId = run.outcome.runId;
-        }
+        MeasuredRun run = measure(request, request.params, where, control);
+        if (!run.outcome.runId.empty()) recordedRuns.push_back(run.outcome.runId);
         if (run.outcome.status == "cancelled" || cancelled()) result.cancelled = true;
         if (run.outcome.status == "ok") {
             if (reference) {
