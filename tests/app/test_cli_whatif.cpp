@@ -1,0 +1,137 @@
+// clusterdesk-cli whatif: one job on measured and modeled topologies. Exact mode must
+// give identical answers on every measured topology, fast mode an ARI against the
+// exact reference; every measured topology carries the model's leave-one-out
+// prediction; the comparison is recorded with its runs and the chain still verifies;
+// bad catalogs and impossible topologies fail with a message naming the entry.
+#include "cli_runner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+QString describe(const CliResult& r)
+{
+    return QString("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+const QStringList kJob = {"--demo", "blobs:n=20000,d=8,k=4,seed=5", "--k", "4", "--tol", "0", "--max-iter", "8"};
+
+}  // namespace
+
+class TestCliWhatif : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QStringList db() const { return {"--db", m_dir.filePath("runs.sqlite")}; }
+
+    QJsonObject whatif(const QStringList& extra)
+    {
+        const CliResult r = runCli(QStringList{"whatif"} + kJob + extra + QStringList{"--json", "-"} + db());
+        [&] { QVERIFY2(r.exitCode == 0, qPrintable(describe(r))); }();
+        return QJsonDocument::fromJson(r.out.toUtf8()).object();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+    }
+
+    void exactModeIsIdenticalOnEveryMeasuredTopology()
+    {
+        const QJsonObject doc = whatif({"--mode", "exact", "--topologies", "host@1,host,shards:2,model:h200,model:h200x8:nodes=2"});
+        const QJsonArray topologies = doc["topologies"].toArray();
+        QCOMPARE(topologies.size(), 5);
+        QStringList runIds;
+        for (const QJsonValue& v : topologies) {
+            const QJsonObject t = v.toObject();
+            const bool measured = t["measured"].toBool();
+            QVERIFY2(t["ms_per_iteration"].toDouble() > 0, qPrintable(t["topology"].toString()));
+            QVERIFY(t["energy_j"].toDouble() > 0);
+            QVERIFY(t.contains("cost_usd"));
+            if (measured) {
+                QCOMPARE(t["status"].toString(), QString("ok"));
+                QCOMPARE(t["identical"].toBool(), true);
+                QVERIFY(!t.contains("ari"));
+                // Calibrated on the two other measured topologies.
+                QVERIFY2(t["predicted_ms_per_iteration"].toDouble() > 0, qPrintable(t["topology"].toString()));
+                // Exact mode: the same iterates, so the same count, everywhere.
+                QVERIFY(t["iterations"].toInt() >= 1);
+                QCOMPARE(t["iterations"].toInt(), topologies[0].toObject()["iterations"].toInt());
+                runIds << t["run_id"].toString();
+            } else {
+                QCOMPARE(t["energy_source"].toString(), QString("modeled"));
+                QVERIFY(t["cost_usd"].toDouble() > 0);
+                QVERIFY(!t.contains("identical"));
+            }
+        }
+        QCOMPARE(topologies[0].toObject()["topology"].toString(), QString("host@1"));
+        QCOMPARE(topologies[4].toObject()["devices"].toInt(), 16);
+        const QJsonObject model = doc["model"].toObject();
+        QCOMPARE(model["version"].toString(), QString("clusterdesk-whatif-1"));
+        QCOMPARE(model["fitted_on"].toArray().size(), 3);
+        QCOMPARE(doc["catalog_sha256"].toString().size(), 64);
+
+        // Recorded: an edge from each measured run to the comparison, the chain intact.
+        const QString id = doc["comparison_id"].toString();
+        QCOMPARE(id.size(), 64);
+        for (const QString& run : runIds) {
+            const CliResult shown = runCli(QStringList{"runs", "show", run, "--json"} + db());
+            QVERIFY2(shown.exitCode == 0, qPrintable(describe(shown)));
+            QVERIFY2(shown.out.contains(id) && shown.out.contains("compared_in"), qPrintable(shown.out));
+        }
+        const CliResult verified = runCli(QStringList{"runs", "verify"} + db());
+        QVERIFY2(verified.exitCode == 0, qPrintable(describe(verified)));
+    }
+
+    void fastModeScoresEachTopologyAgainstAnExactReference()
+    {
+        const QJsonObject doc = whatif({"--mode", "fast", "--topologies", "host,shards:2,model:a100x4"});
+        QCOMPARE(doc["reference_run"].toString().size(), 36);
+        for (const QJsonValue& v : doc["topologies"].toArray()) {
+            const QJsonObject t = v.toObject();
+            if (!t["measured"].toBool()) continue;
+            QVERIFY2(t.contains("ari") && !t.contains("identical"), qPrintable(QJsonDocument(t).toJson()));
+            QVERIFY2(t["ari"].toDouble() > 0.9 && t["ari"].toDouble() <= 1.0, qPrintable(QJsonDocument(t).toJson()));
+        }
+    }
+
+    void theTextTableShowsMeasuredBesideModeled()
+    {
+        const CliResult r = runCli(QStringList{"whatif"} + kJob + QStringList{"--mode", "exact", "--topologies", "host,shards:2,model:h200", "--no-record"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("measured") && r.out.contains("modeled") && r.out.contains("identical"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("recorded"), qPrintable(r.out));
+    }
+
+    void badTopologiesAndCatalogsNameTheEntry()
+    {
+        const auto fails = [&](const QStringList& extra, int code, const QString& message) {
+            const CliResult r = runCli(QStringList{"whatif"} + kJob + extra + db());
+            QVERIFY2(r.exitCode == code && r.err.contains(message), qPrintable(describe(r)));
+            QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+        };
+        fails({"--topologies", "host,model:h999x2"}, 2, "no device 'h999' in the catalog");
+        fails({"--topologies", "model:h200x16"}, 2, "topology 'model:h200x16': a node holds at most 8 h200");
+        fails({"--topologies", "model:h200x8:net=smoke-signals"}, 2, "no link 'smoke-signals'");
+        fails({"--topologies", "host", "--threads", "2"}, 2, "--threads does not apply to whatif");
+        fails({}, 2, "whatif needs --topologies");
+
+        const QString catalog = m_dir.filePath("catalog.json");
+        QFile file(catalog);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"devices": [{"id": "x1", "name": "X", "kind": "tpu"}], "links": []})");
+        file.close();
+        fails({"--topologies", "model:x1", "--catalog", catalog}, 3, catalog + ": devices[0] 'x1' 'kind' must be \"cpu\" or \"gpu\"");
+        fails({"--topologies", "host", "--catalog", m_dir.filePath("missing.json")}, 3, "cannot read the catalog");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliWhatif)
+#include "test_cli_whatif.moc"
