@@ -50,6 +50,7 @@ std::string usageText()
   clusterdesk-cli run (--data PATH | --demo NAME[:k=v,...]) [options]
   clusterdesk-cli runs COMMAND [--db PATH] ...
   clusterdesk-cli report ID... --out FILE.html|FILE.pdf [--title TEXT] [--db PATH]
+  clusterdesk-cli whatif (--data PATH | --demo SPEC | --shape ROWSxCOLS) --topologies LIST [options]
   clusterdesk-cli --help | --version
 
 Clusters the rows of a dataset and prints a summary. Every run is recorded in the
@@ -119,6 +120,27 @@ Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
                           telemetry.csv
   runs delete ID          hides a run (its record stays in the hash chain)
   runs gc                 removes the stored labels and centroids of deleted runs
+What-if (the same job on several topologies, measured here or modeled):
+  whatif (--data PATH | --demo SPEC) --topologies LIST [engine options] [--json PATH|-]
+                          runs the job on each topology this machine has, predicts it
+                          on the others, and prints time per iteration (measured, and
+                          what the model predicts when calibrated without it), the
+                          bottleneck phase, total time, energy, cost, speedup and
+                          whether the answer changed (exact mode: identical; fast
+                          mode: ARI against an exact run). Recorded in the store.
+  --topologies LIST       comma-separated: host, shards:N, pool:N (any --topology
+                          spelling, @THREADS for the threads: host@1), and
+                          model:DEVICE[xN][:nodes=M][:link=LINK][:net=LINK] from the
+                          catalog, e.g. model:h200x8, model:h200x8:nodes=4:net=ib-ndr,
+                          model:epyc-9654x2
+  --shape ROWSxCOLS       a job without data (model: topologies only), e.g.
+                          --shape 1000000x256 --k 20000 --max-iter 25
+  --catalog FILE          the hardware catalog (default: ~/.config/clusterdesk/
+                          catalog.json if it exists, else the one built in)
+  whatif --write-catalog [FILE]
+                          writes the built-in catalog to FILE (default the user copy
+                          above) to edit: prices, your own devices and links
+
 Reports (built with Qt):
   report ID... --out F    one document for these runs: summary, dataset, parameters,
                           environment, results, clusters with their members, the

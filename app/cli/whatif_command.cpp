@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -31,7 +33,29 @@ struct WhatifOptions {
     RunOptions run;
     std::vector<std::string> topologies;
     std::string catalogPath;  // --catalog; empty: the user's copy or the compiled-in one
+    std::int64_t shapeRows = 0, shapeCols = 0;  // --shape ROWSxCOLS: a job without data, modeled only
 };
+
+// --shape 1000000x256
+void parseShape(const std::string& text, WhatifOptions& o)
+{
+    const auto x = text.find('x');
+    const auto number = [&](const std::string& part) -> std::int64_t {
+        std::size_t used = 0;
+        long long value = 0;
+        try {
+            value = std::stoll(part, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != part.size() || value < 1 || value > 1'000'000'000'000LL)
+            throw UsageError("option --shape: '" + text + "' is not ROWSxCOLS with whole numbers from 1 (e.g. 1000000x256)");
+        return value;
+    };
+    if (x == std::string::npos) number("");
+    o.shapeRows = number(text.substr(0, x));
+    o.shapeCols = number(text.substr(x + 1));
+}
 
 std::vector<std::string> splitList(const std::string& text)
 {
@@ -61,6 +85,8 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
             if (o.topologies.empty()) throw UsageError("option --topologies: name at least one topology");
         } else if (a == "--catalog") {
             o.catalogPath = value();
+        } else if (a == "--shape") {
+            parseShape(value(), o);
         } else {
             for (const char* refused : {"--topology", "--threads", "--labels-out", "--centroids-out", "--init-centroids", "--warm-start"})
                 if (a == refused)
@@ -70,6 +96,12 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
         }
     }
     if (o.topologies.empty()) throw UsageError("whatif needs --topologies, e.g. --topologies host@1,host,shards:2,pool:2,model:h200x8");
+    if (o.shapeRows > 0) {
+        // parseRunOptions wants a source; a shape has none.
+        for (const std::string& a : rest)
+            if (a == "--data" || a == "--demo") throw UsageError("--shape describes a job without data: give --shape or " + a + ", not both");
+        rest.insert(rest.end(), {"--demo", "blobs", "--no-record"});
+    }
     o.run = parseRunOptions(rest);
     return o;
 }
@@ -104,13 +136,14 @@ std::string table(const session::ComparisonResult& result)
                       o.efficiency > 0 ? (number(100 * o.efficiency, 0) + "%").c_str() : "-", answer.c_str());
         out << line;
     }
-    out << "model: " << whatif::kModelVersion << ", fitted on " << result.model.fittedOn.size() << " measured run(s)";
-    if (!result.model.fitted.empty()) {
-        out << " (";
+    out << "model: " << whatif::kModelVersion;
+    if (result.model.fittedOn.empty()) {
+        out << ", its default parameters (no measured run to fit them on)\n";
+    } else {
+        out << ", fitted on " << result.model.fittedOn.size() << " measured run(s) (";
         for (std::size_t i = 0; i < result.model.fitted.size(); ++i) out << (i ? ", " : "") << result.model.fitted[i];
-        out << ")";
+        out << ")\n'model' beside a measured time: the prediction of the model calibrated without that topology\n";
     }
-    out << "\n'model' beside a measured time: the prediction of the model calibrated without that topology\n";
     return out.str();
 }
 
@@ -119,6 +152,18 @@ std::string table(const session::ComparisonResult& result)
 int whatifCommand(const std::vector<std::string>& args)
 {
     return exitCodeOf([&] {
+        if (!args.empty() && args[0] == "--write-catalog") {
+            if (args.size() > 2) throw UsageError("whatif --write-catalog takes at most one FILE");
+            const std::string path = args.size() == 2 ? args[1] : userCatalogPath().string();
+            // The copy holds the user's prices and devices: never written over.
+            std::error_code ec;
+            if (std::filesystem::exists(path, ec)) throw UsageError(path + " already exists: edit it, or remove it to start again from the built-in catalog");
+            std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+            checkOutputPath("--write-catalog", path, {});
+            writeFileReplacing(path, builtinCatalogText());
+            std::cout << "wrote the built-in catalog to " << path << "; whatif reads it from there" << (args.size() == 2 ? " with --catalog" : "") << '\n';
+            return kExitOk;
+        }
         WhatifOptions options = parseWhatifOptions(args);
         RunOptions& run = options.run;
         if (!run.jsonPath.empty() && run.jsonPath != "-") {
@@ -133,6 +178,21 @@ int whatifCommand(const std::vector<std::string>& args)
         }
         session::ComparisonRequest request;
         request.catalog = loadHardwareCatalog(options.catalogPath);
+        if (options.shapeRows > 0) {
+            const whatif::JobProfile job = whatif::plannedProfile(run.params, options.shapeRows, options.shapeCols);
+            nlohmann::json document = {{"job", {{"rows", job.rows}, {"cols", job.cols}, {"basis", job.basis}}},
+                                       {"catalog", request.catalog.where}, {"catalog_sha256", request.catalog.sha256},
+                                       {"model", nlohmann::json::parse(whatif::parametersJson({}))}};
+            session::ComparisonResult result;
+            result.topologies = session::predictShape(job, options.topologies, request.catalog);
+            for (const session::TopologyOutcome& o : result.topologies) document["topologies"].push_back(nlohmann::json::parse(session::outcomeJson(o)));
+            if (run.jsonPath == "-") std::cout << document.dump(2) << '\n';
+            else {
+                if (!run.jsonPath.empty()) writeFileReplacing(run.jsonPath, document.dump(2) + '\n');
+                std::cout << table(result);
+            }
+            return kExitOk;
+        }
         request.topologies = options.topologies;
         // Every spelling is checked before the data loads or anything runs.
         const whatif::LocalMachine machine = whatif::describeLocalMachine();

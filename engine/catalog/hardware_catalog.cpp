@@ -204,6 +204,11 @@ const HardwareCatalog& builtinCatalog()
     return catalog;
 }
 
+const char* builtinCatalogText()
+{
+    return kDeviceCatalogJson;
+}
+
 std::filesystem::path userCatalogPath()
 {
     const char* config = std::getenv("XDG_CONFIG_HOME");

@@ -60,8 +60,9 @@ struct HardwareCatalog {
 // missing or mistyped fields, negative figures, duplicate ids, links that name no link.
 HardwareCatalog parseHardwareCatalog(const std::string& json, const std::string& where);
 
-// The compiled-in catalog (parsed once).
+// The compiled-in catalog (parsed once), and its text.
 const HardwareCatalog& builtinCatalog();
+const char* builtinCatalogText();
 // Where the window keeps the user's edited copy: $XDG_CONFIG_HOME/clusterdesk/catalog.json
 // (~/.config when unset).
 std::filesystem::path userCatalogPath();

@@ -95,7 +95,40 @@ MeasuredRun measure(const ComparisonRequest& request, const KMeansParams& params
     return run;
 }
 
+TopologyOutcome modeledOutcome(const whatif::JobProfile& job, const Placement& where, const whatif::ModelParameters& params)
+{
+    TopologyOutcome out;
+    out.topology = where.spelling;
+    const whatif::Prediction p = whatif::predict(job, where, params);
+    out.msPerIteration = p.msPerIteration;
+    out.phases = p.perIteration;
+    out.iterations = p.iterations;
+    out.totalS = p.totalS;
+    out.energyJ = p.energyJ;
+    out.energySource = "modeled";
+    out.costUsd = p.costUsd;
+    out.fitsInMemory = p.fitsInMemory;
+    out.memoryNeededGiB = p.memoryNeededGiB;
+    out.devices = where.deviceCount;
+    if (out.energyJ > 0) out.pointsPerJoule = static_cast<double>(job.rows) * out.iterations / out.energyJ;
+    return out;
+}
+
 }  // namespace
+
+std::vector<TopologyOutcome> predictShape(const whatif::JobProfile& job, const std::vector<std::string>& topologies,
+                                          const HardwareCatalog& catalog)
+{
+    const whatif::LocalMachine machine = whatif::describeLocalMachine();
+    std::vector<TopologyOutcome> outcomes;
+    for (const std::string& spelling : topologies) {
+        const Placement where = whatif::placeTopology(spelling, catalog, machine);
+        if (where.measurable) throw UsageError("topology '" + spelling + "' runs here: a job given by its shape alone has no data to run, only model:... topologies");
+        outcomes.push_back(modeledOutcome(job, where, {}));
+    }
+    for (TopologyOutcome& o : outcomes) o.speedup = outcomes.front().msPerIteration / o.msPerIteration;
+    return outcomes;
+}
 
 ComparisonResult runComparison(const ComparisonRequest& request, const ComparisonControl& control)
 {
@@ -166,6 +199,7 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
                     const whatif::ModelParameters without = whatif::calibrate(others);
                     const whatif::Prediction loo = whatif::predict(others.front().job, where, without);
                     out.predictedMsPerIteration = loo.msPerIteration;
+                    out.predictedPhases = loo.perIteration;
                 }
                 const whatif::Prediction own = whatif::predict(run.observation->job, where, result.model);
                 out.memoryNeededGiB = own.memoryNeededGiB;
@@ -178,18 +212,7 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
             }
         } else {
             if (result.cancelled) continue;
-            out.topology = where.spelling;
-            const whatif::JobProfile& job = observations.empty() ? planned : observations.front().job;
-            const whatif::Prediction p = whatif::predict(job, where, result.model);
-            out.msPerIteration = p.msPerIteration;
-            out.phases = p.perIteration;
-            out.iterations = p.iterations;
-            out.totalS = p.totalS;
-            out.energyJ = p.energyJ;
-            out.energySource = "modeled";
-            out.costUsd = p.costUsd;
-            out.fitsInMemory = p.fitsInMemory;
-            out.memoryNeededGiB = p.memoryNeededGiB;
+            out = modeledOutcome(observations.empty() ? planned : observations.front().job, where, result.model);
         }
         out.devices = where.onGpus() || !where.measurable ? where.deviceCount : where.shards;
         if (out.energyJ > 0) out.pointsPerJoule = static_cast<double>(request.data->rows) * out.iterations / out.energyJ;
@@ -219,6 +242,38 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
     return result;
 }
 
+std::string outcomeJson(const TopologyOutcome& o)
+{
+    using nlohmann::json;
+    json t = {{"topology", o.topology},
+              {"measured", o.measured},
+              {"status", o.status},
+              {"ms_per_iteration", o.msPerIteration},
+              {"phases_ms", {{"assign", o.phases.assignMs}, {"update", o.phases.updateMs}, {"reduce", o.phases.reduceMs}, {"transfer", o.phases.transferMs}}},
+              {"bottleneck", o.phases.bottleneck},
+              {"iterations", o.iterations},
+              {"total_s", o.totalS},
+              {"energy_j", o.energyJ},
+              {"energy_source", o.energySource},
+              {"cost_usd", o.costUsd},
+              {"points_per_joule", o.pointsPerJoule},
+              {"fits_in_memory", o.fitsInMemory},
+              {"memory_needed_gib", o.memoryNeededGiB},
+              {"devices", o.devices},
+              {"speedup", o.speedup},
+              {"efficiency", o.efficiency > 0 ? json(o.efficiency) : json(nullptr)}};
+    if (!o.failure.empty()) t["failure"] = o.failure;
+    if (!o.runId.empty()) t["run_id"] = o.runId;
+    if (o.predictedMsPerIteration) {
+        t["predicted_ms_per_iteration"] = *o.predictedMsPerIteration;
+        const whatif::PhaseTimes& p = o.predictedPhases;
+        t["predicted_phases_ms"] = {{"assign", p.assignMs}, {"update", p.updateMs}, {"reduce", p.reduceMs}, {"transfer", p.transferMs}};
+    }
+    if (o.identical) t["identical"] = *o.identical;
+    if (o.ari) t["ari"] = *o.ari;
+    return t.dump();
+}
+
 std::string comparisonJson(const ComparisonRequest& request, const ComparisonResult& result)
 {
     using nlohmann::json;
@@ -234,31 +289,7 @@ std::string comparisonJson(const ComparisonRequest& request, const ComparisonRes
     if (p.algorithm == Algorithm::KMeans) job["k"] = p.k;
     else job["kmax"] = p.kMax;
     json topologies = json::array();
-    for (const TopologyOutcome& o : result.topologies) {
-        json t = {{"topology", o.topology},
-                  {"measured", o.measured},
-                  {"status", o.status},
-                  {"ms_per_iteration", o.msPerIteration},
-                  {"phases_ms", {{"assign", o.phases.assignMs}, {"update", o.phases.updateMs}, {"reduce", o.phases.reduceMs}, {"transfer", o.phases.transferMs}}},
-                  {"bottleneck", o.phases.bottleneck},
-                  {"iterations", o.iterations},
-                  {"total_s", o.totalS},
-                  {"energy_j", o.energyJ},
-                  {"energy_source", o.energySource},
-                  {"cost_usd", o.costUsd},
-                  {"points_per_joule", o.pointsPerJoule},
-                  {"fits_in_memory", o.fitsInMemory},
-                  {"memory_needed_gib", o.memoryNeededGiB},
-                  {"devices", o.devices},
-                  {"speedup", o.speedup},
-                  {"efficiency", o.efficiency > 0 ? json(o.efficiency) : json(nullptr)}};
-        if (!o.failure.empty()) t["failure"] = o.failure;
-        if (!o.runId.empty()) t["run_id"] = o.runId;
-        if (o.predictedMsPerIteration) t["predicted_ms_per_iteration"] = *o.predictedMsPerIteration;
-        if (o.identical) t["identical"] = *o.identical;
-        if (o.ari) t["ari"] = *o.ari;
-        topologies.push_back(std::move(t));
-    }
+    for (const TopologyOutcome& o : result.topologies) topologies.push_back(json::parse(outcomeJson(o)));
     json doc = {{"job", job},
                 {"topologies", topologies},
                 {"model", json::parse(whatif::parametersJson(result.model))},

@@ -44,6 +44,7 @@ struct TopologyOutcome {
     double msPerIteration = 0;          // measured, or predicted
     whatif::PhaseTimes phases;          // measured (rank 0, per iteration), or predicted
     std::optional<double> predictedMsPerIteration;  // measured: leave-one-out prediction
+    whatif::PhaseTimes predictedPhases;             // measured: the same, per phase
     int iterations = 0;
     double totalS = 0;
     double energyJ = 0;
@@ -76,8 +77,16 @@ struct ComparisonControl {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-// The comparison's document as recorded and as `whatif --json` prints it.
+// The comparison's document as recorded and as `whatif --json` prints it, and one
+// topology's entry of it.
 std::string comparisonJson(const ComparisonRequest& request, const ComparisonResult& result);
+std::string outcomeJson(const TopologyOutcome& outcome);
+
+// A job given by its shape alone (no data: "what would 1M x 256, k = 20,000 take on eight
+// P100?"): modeled topologies only, with the model's defaults. UsageError for a
+// topology that would run here.
+std::vector<TopologyOutcome> predictShape(const whatif::JobProfile& job, const std::vector<std::string>& topologies,
+                                          const HardwareCatalog& catalog);
 
 // Places every topology first (UsageError naming a bad one: nothing runs then), then
 // runs the measured ones in order and predicts the rest. A cancel stops the measured

@@ -37,14 +37,21 @@ double bandwidthPerShard(const Placement& where)
     return d.memoryGBs * 1e9 * std::min(1.0, where.coresPerShard / std::max(d.cores, 1));
 }
 
+bool sharesCores(const Placement& where)
+{
+    return !where.onGpus() && where.coresPerShard < 1;
+}
+
 double computeEfficiency(const JobProfile& job, const Placement& where, const ModelParameters& p)
 {
-    return (where.onGpus() ? p.gpuCompute : p.cpuCompute)[modeIndex(job.mode)];
+    if (where.onGpus()) return p.gpuCompute[modeIndex(job.mode)];
+    return p.cpuCompute[modeIndex(job.mode)] * (sharesCores(where) ? p.cpuSharedCoreFactor : 1);
 }
 
 double memoryEfficiency(const Placement& where, const ModelParameters& p)
 {
-    return where.onGpus() ? p.gpuMemory : p.cpuMemory;
+    if (where.onGpus()) return p.gpuMemory;
+    return p.cpuMemory * (sharesCores(where) ? p.cpuSharedCoreFactor : 1);
 }
 
 const LinkSpec& slowestLink(const Placement& where)
@@ -78,14 +85,17 @@ AssignSides assignSides(const JobProfile& job, const Placement& where, double k,
 
 double updateSeconds(const JobProfile& job, const Placement& where, double k, double memoryEff)
 {
+    // memoryEff carries the shared-core factor where it applies (memoryEfficiency).
     const double rows = rowsPerShard(job, where);
     const double d = static_cast<double>(job.cols);
     return (rows * (d * 4 + 8) + k * (d + 1) * 8) / (bandwidthPerShard(where) * memoryEff);
 }
 
-// The ring all-reduce of the k·(d+1) sums: its latency and bandwidth terms.
+// The all-reduce of the k·(d+1) sums: latency over the ⌈log2 S⌉ rounds of a tree (what
+// MPI and NCCL use while messages are small) plus the ring's bandwidth term, which is
+// what remains once they are large.
 struct ReduceTerms {
-    double steps = 0;       // 2(S−1)
+    double steps = 0;       // ⌈log2 S⌉
     double bandwidth = 0;   // seconds
 };
 
@@ -94,7 +104,7 @@ ReduceTerms reduceTerms(const JobProfile& job, const Placement& where, double k)
     const double s = where.shards;
     if (s <= 1) return {};
     const double bytes = k * (static_cast<double>(job.cols) + 1) * 8;
-    return {2 * (s - 1), 2 * (s - 1) / s * bytes / (slowestLink(where).gbs * 1e9)};
+    return {std::ceil(std::log2(s)), 2 * (s - 1) / s * bytes / (slowestLink(where).gbs * 1e9)};
 }
 
 double transferSeconds(const JobProfile& job, const Placement& where, double k)
@@ -220,8 +230,9 @@ Observation observe(const std::string& runId, const JobProfile& job, const Place
 ModelParameters calibrate(const std::vector<Observation>& observations, const ModelParameters& defaults)
 {
     ModelParameters p = defaults;
-    // Efficiencies: what each run reached against its ideal (efficiency 1) time.
-    std::vector<double> compute[2][2], memory[2];  // [gpu][mode], [gpu]
+    // Efficiencies: what each run reached against its ideal (efficiency 1) time; CPU
+    // runs on shared cores apart, as the factor over those on cores of their own.
+    std::vector<double> compute[2][2], shared[2], memory[2];  // [gpu][mode], [mode], [gpu]
     std::map<std::string, std::vector<double>> latency;
     for (const Observation& o : observations) {
         if (o.job.iterations.empty() || o.assignMs <= 0) continue;
@@ -236,12 +247,16 @@ ModelParameters calibrate(const std::vector<Observation>& observations, const Mo
             reduce.bandwidth += r.bandwidth;
         }
         const double n = static_cast<double>(o.job.iterations.size());
-        compute[gpu][modeIndex(o.job.mode)].push_back(idealCompute / n * 1e3 / o.assignMs);
-        if (o.updateMs > 0) memory[gpu].push_back(idealUpdate / n * 1e3 / o.updateMs);
+        const double reached = idealCompute / n * 1e3 / o.assignMs;
+        (sharesCores(o.where) ? shared[modeIndex(o.job.mode)] : compute[gpu][modeIndex(o.job.mode)]).push_back(reached);
+        if (o.updateMs > 0 && !sharesCores(o.where)) memory[gpu].push_back(idealUpdate / n * 1e3 / o.updateMs);
         if (reduce.steps > 0)
             latency[slowestLink(o.where).id].push_back(std::max(0.1, (o.reduceMs * 1e-3 - reduce.bandwidth / n) / (reduce.steps / n) * 1e6));
         p.fittedOn.push_back(o.runId.empty() ? o.where.spelling : o.runId);
     }
+    // Only shared-core runs: they set the efficiency itself.
+    for (int mode = 0; mode < 2; ++mode)
+        if (compute[0][0].empty() && compute[0][1].empty()) compute[0][mode].swap(shared[mode]);
     const char* modeNames[2] = {"fast", "exact"};
     for (int gpu = 0; gpu < 2; ++gpu) {
         double* target = gpu ? p.gpuCompute : p.cpuCompute;
@@ -259,6 +274,13 @@ ModelParameters calibrate(const std::vector<Observation>& observations, const Mo
             (gpu ? p.gpuMemory : p.cpuMemory) = geometricMean(memory[gpu]);
             p.fitted.push_back(std::string(gpu ? "gpu" : "cpu") + " memory");
         }
+    }
+    std::vector<double> factors;
+    for (int mode = 0; mode < 2; ++mode)
+        for (double reached : shared[mode]) factors.push_back(reached / p.cpuCompute[mode]);
+    if (!factors.empty()) {
+        p.cpuSharedCoreFactor = geometricMean(factors);
+        p.fitted.push_back("cpu shared-core factor");
     }
     for (const auto& [link, values] : latency) {
         p.linkLatencyUs[link] = median(values);
@@ -284,6 +306,7 @@ std::string parametersJson(const ModelParameters& p)
     j["version"] = kModelVersion;
     j["cpu_compute_efficiency"] = {{"fast", p.cpuCompute[0]}, {"exact", p.cpuCompute[1]}};
     j["gpu_compute_efficiency"] = {{"fast", p.gpuCompute[0]}, {"exact", p.gpuCompute[1]}};
+    j["cpu_shared_core_factor"] = p.cpuSharedCoreFactor;
     j["cpu_memory_efficiency"] = p.cpuMemory;
     j["gpu_memory_efficiency"] = p.gpuMemory;
     j["link_latency_us"] = p.linkLatencyUs;

@@ -5,8 +5,8 @@
 //   assign    roofline: 2·rows·k·d·searched FLOPs at the device's peak times an
 //             efficiency, or the rows' bytes at its memory bandwidth, whichever is slower
 //   update    memory-bound: the rows and their labels read once
-//   reduce    the all-reduce of k·(d+1) 64-bit sums as a ring over the slowest link
-//             level: 2(S−1)·latency + 2(S−1)/S·bytes / bandwidth
+//   reduce    the all-reduce of k·(d+1) 64-bit sums over the slowest link level:
+//             latency·⌈log2 S⌉ (a tree's rounds) + 2(S−1)/S·bytes / bandwidth (a ring's)
 //   transfer  GPUs: the centroids down and the sums up over the host link
 // Per run: initialisation and the final labels (one assignment each), AdaptGrow's split
 // passes (2-means inside every cluster), the rows' upload to GPUs, and a fixed start-up
@@ -32,6 +32,10 @@ struct ModelParameters {
     // Fractions of the FP32 (GPU fast mode: the precision's) peak the assignment reaches,
     // indexed by mode (0 fast, 1 exact).
     double cpuCompute[2] = {0.20, 0.18};
+    // CPU shards that share cores (more shards than cores) compute and update at this
+    // multiple of the efficiencies here: time slicing, cache sharing and smaller working sets do not
+    // cancel out, and measured runs say by how much.
+    double cpuSharedCoreFactor = 1;
     double gpuCompute[2] = {0.60, 0.25};
     // Fractions of the memory bandwidth the update reaches.
     double cpuMemory = 0.5;

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 namespace {
 
 QString describe(const CliResult& r)
@@ -41,6 +43,8 @@ private slots:
     void initTestCase()
     {
         qputenv("CLUSTERDESK_CHAIN_KEY", m_dir.filePath("keys/chain.key").toUtf8());
+        // Never the user's edited catalog: the built-in one unless a test names another.
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
     }
 
     void exactModeIsIdenticalOnEveryMeasuredTopology()
@@ -108,6 +112,34 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         QVERIFY2(r.out.contains("measured") && r.out.contains("modeled") && r.out.contains("identical"), qPrintable(r.out));
         QVERIFY2(!r.out.contains("recorded"), qPrintable(r.out));
+    }
+
+    void anEditedCopyOfTheCatalogIsWhatTheModelReads()
+    {
+        const QString copy = m_dir.filePath("edited/catalog.json");
+        const CliResult written = runCli({"whatif", "--write-catalog", copy});
+        QVERIFY2(written.exitCode == 0, qPrintable(describe(written)));
+        QFile file(copy);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray text = file.readAll();
+        file.close();
+        QVERIFY(text.contains("\"usd_per_hour\": 3.80"));
+        text.replace("\"usd_per_hour\": 3.80", "\"usd_per_hour\": 7.60");  // the H200's price, doubled
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(text);
+        file.close();
+        // Writing again would lose the edit: refused.
+        const CliResult again = runCli({"whatif", "--write-catalog", copy});
+        QVERIFY2(again.exitCode == 2 && again.err.contains("already exists"), qPrintable(describe(again)));
+
+        const auto costOn = [&](const QStringList& catalog) {
+            const CliResult r = runCli(QStringList{"whatif", "--shape", "1000000x32", "--k", "64", "--topologies", "model:h200", "--json", "-"} + catalog);
+            [&] { QVERIFY2(r.exitCode == 0, qPrintable(describe(r))); }();
+            return QJsonDocument::fromJson(r.out.toUtf8()).object()["topologies"].toArray()[0].toObject()["cost_usd"].toDouble();
+        };
+        const double builtin = costOn({}), edited = costOn({"--catalog", copy});
+        QVERIFY(builtin > 0);
+        QVERIFY2(std::abs(edited / builtin - 2) < 1e-9, qPrintable(QString("%1 vs %2").arg(edited).arg(builtin)));
     }
 
     void badTopologiesAndCatalogsNameTheEntry()
