@@ -129,10 +129,11 @@ std::string table(const session::ComparisonResult& result)
         }
         std::string answer = o.identical ? (*o.identical ? "identical" : "CHANGED") : o.ari ? "ARI " + number(*o.ari, 4) : "-";
         if (!o.fitsInMemory) answer += " (does not fit: " + number(o.memoryNeededGiB, 1) + " GiB)";
-        std::snprintf(line, sizeof line, "%-28s %-9s %10.3f %10s %-17s %9.3f %11.1f %10.5f %8.2f %6s  %s\n", o.topology.c_str(),
+        std::snprintf(line, sizeof line, "%-28s %-9s %10.3f %10s %-17s %9.3f %11.1f %10s %8.2f %6s  %s\n", o.topology.c_str(),
                       o.measured ? "measured" : "modeled", o.msPerIteration,
                       o.predictedMsPerIteration ? number(*o.predictedMsPerIteration, 3).c_str() : "",
-                      o.phases.bottleneck.c_str(), o.totalS, o.energyJ, o.costUsd, o.speedup,
+                      o.phases.bottleneck.c_str(), o.totalS, o.energyJ,
+                      o.costUsd > 0 ? number(o.costUsd, 5).c_str() : "unpriced", o.speedup,
                       o.efficiency > 0 ? (number(100 * o.efficiency, 0) + "%").c_str() : "-", answer.c_str());
         out << line;
     }

@@ -114,13 +114,20 @@ double transferSeconds(const JobProfile& job, const Placement& where, double k)
     return (k * d * 4 + k * (d + 1) * 8) / (where.host.gbs * 1e9) + 2 * where.host.latencyUs * 1e-6;
 }
 
+// Start-up costs are kept per kind of shard and communicator: "cpu threads", "gpu nccl", ...
+std::string startupKey(const Placement& where)
+{
+    return (where.onGpus() ? "gpu " : "cpu ") + where.comm;
+}
+
 double startup(const Placement& where, const ModelParameters& p)
 {
-    const auto fitted = p.startupS.find(where.comm);
+    const auto fitted = p.startupS.find(startupKey(where));
     if (fitted != p.startupS.end()) return fitted->second;
-    if (where.comm == "mpi") return 1.0;   // mpirun starting ranks
-    if (where.comm == "nccl") return 0.5;  // communicator set-up
-    return 0.02;
+    double seconds = where.onGpus() ? 0.3 : 0.02;  // a CUDA context; a thread
+    if (where.comm == "mpi") seconds += 1.0;        // mpirun starting ranks
+    if (where.comm == "nccl") seconds += 0.5;       // communicator set-up
+    return seconds;
 }
 
 // Everything of a run but its iterations and start-up: initialisation and labels (one
@@ -291,11 +298,11 @@ ModelParameters calibrate(const std::vector<Observation>& observations, const Mo
     for (const Observation& o : observations) {
         if (o.job.iterations.empty() || o.secondsTotal <= 0) continue;
         const double iterationsS = (o.assignMs + o.updateMs + o.reduceMs) * 1e-3 * static_cast<double>(o.job.iterations.size());
-        startups[o.where.comm].push_back(std::max(0.0, o.secondsTotal - iterationsS - perRunSeconds(o.job, o.where, p)));
+        startups[startupKey(o.where)].push_back(std::max(0.0, o.secondsTotal - iterationsS - perRunSeconds(o.job, o.where, p)));
     }
-    for (const auto& [comm, values] : startups) {
-        p.startupS[comm] = median(values);
-        p.fitted.push_back("start-up " + comm);
+    for (const auto& [kind, values] : startups) {
+        p.startupS[kind] = median(values);
+        p.fitted.push_back("start-up " + kind);
     }
     return p;
 }

@@ -41,7 +41,7 @@ struct ModelParameters {
     double cpuMemory = 0.5;
     double gpuMemory = 0.7;
     std::map<std::string, double> linkLatencyUs;  // link id -> fitted latency per ring step (else the catalog's)
-    std::map<std::string, double> startupS;       // communicator kind -> fixed seconds per run
+    std::map<std::string, double> startupS;       // "cpu threads", "gpu nccl", ... -> fixed seconds per run
     std::vector<std::string> fittedOn;            // the runs calibration used (their ids, or topologies when not recorded)
     std::vector<std::string> fitted;              // which parameters they set ("cpu exact compute", "link threads", ...)
 };
