@@ -11,6 +11,7 @@
 #include "engine/core/error.h"
 #include "engine/core/printable.h"
 #include "engine/report/report_evidence.h"
+#include "engine/session/run_record.h"
 #include "engine/store/run_store.h"
 
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace clusterdesk::cli {
@@ -127,7 +129,18 @@ int exportCommand(const std::vector<std::string>& args)
     if (a.value("--out").empty()) throw UsageError("runs export needs --out DIR");
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
-    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore->path()))) std::cout << "wrote     " << file.string() << '\n';
+    // The asset names come from the data the run read, reopened only when it still
+    // hashes the same; without it the labels keep row numbers, and say why.
+    std::optional<Dataset> data;
+    if (!record.labels.empty()) {
+        try {
+            data = session::openRecordedDataset(record.info);
+        } catch (const Error& e) {
+            std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's data could not be reopened (" << e.what() << ")\n";
+        }
+    }
+    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore->path()), data ? &*data : nullptr))
+        std::cout << "wrote     " << file.string() << '\n';
     return kExitOk;
 }
 

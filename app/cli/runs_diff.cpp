@@ -12,10 +12,26 @@
 namespace clusterdesk::cli {
 namespace {
 
+// Floating-point values at 6 significant digits (a difference in the 17th is noise to
+// a reader; the stored value keeps them all), inside arrays and objects too.
 std::string show(const nlohmann::json& value)
 {
     if (value.is_null()) return "(none)";
     if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_float()) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", value.get<double>());
+        return text;
+    }
+    if (value.is_array() || value.is_object()) {
+        std::string text = value.is_array() ? "[" : "{";
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            if (it != value.begin()) text += ", ";
+            if (value.is_object()) text += it.key() + ": ";
+            text += show(*it);
+        }
+        return text + (value.is_array() ? "]" : "}");
+    }
     return value.dump();
 }
 

@@ -5,6 +5,7 @@
 
 #include "engine/core/csv_cell.h"
 #include "engine/core/error.h"
+#include "engine/report/membership.h"
 
 #include <cstdio>
 #include <utility>
@@ -23,7 +24,7 @@ std::string number(double value)
 }  // namespace
 
 std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir,
-                                             const std::vector<ProtectedFile>& keep)
+                                             const std::vector<ProtectedFile>& keep, const Dataset* data)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -32,11 +33,7 @@ std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, con
     std::vector<std::pair<std::filesystem::path, std::string>> files;
     auto add = [&](const char* name, std::string content) { files.emplace_back(dir / name, std::move(content)); };
     add("run.json", runRecordJson(record).dump(2) + "\n");
-    if (!record.labels.empty()) {
-        std::string text = "row,label\n";
-        for (std::size_t i = 0; i < record.labels.size(); ++i) text += std::to_string(i) + "," + std::to_string(record.labels[i]) + "\n";
-        add("labels.csv", std::move(text));
-    }
+    if (!record.labels.empty()) add("labels.csv", report::labelsCsv(data ? *data : Dataset{}, record.labels));
     if (!record.centroids.empty()) add("centroids.csv", centroidsText(record.centroids, record.k, record.cols));
     if (!record.iterations.empty()) {
         std::string text = "iteration,round,k,inertia,assign_ms,update_ms,reduce_ms,rows_searched,event\n";

@@ -203,6 +203,21 @@ private slots:
         QVERIFY(!run({"--demo", "blobs:n=500,d=3,k=4", "--init-centroids", out + "/centroids.csv"}).isEmpty());
     }
 
+    void exportedLabelsNameTheAssets()
+    {
+        // The export's labels are what the run wrote with --labels-out: asset names, not row numbers.
+        const QString written = m_dir.filePath("market-labels.csv");
+        const QString id = run({"--demo", "market:assets=30,sectors=3,days=300", "--k", "3", "--labels-out", written});
+        const QString out = m_dir.filePath("market-export");
+        const CliResult r = runCli(QStringList{"runs", "export", id, "--out", out} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QFile exported(out + "/labels.csv"), direct(written);
+        QVERIFY(exported.open(QIODevice::ReadOnly) && direct.open(QIODevice::ReadOnly));
+        const QByteArray text = exported.readAll();
+        QVERIFY2(text.startsWith("id,cluster\n") && !text.split('\n')[1].startsWith("0,"), text.left(200).constData());
+        QCOMPARE(text, direct.readAll());
+    }
+
     void verifyNamesTheRunEditedWithTheSqlite3Tool()
     {
         const QString tool = QStandardPaths::findExecutable("sqlite3");
