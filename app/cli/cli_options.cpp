@@ -79,6 +79,9 @@ Algorithm:
                           k0 rows for adaptgrow)
   --warm-start ID         start from the final centroids of a recorded run (lineage
                           records the warm start)
+  --n-init N              kmeans: run from N initialisations (seeds seed, seed+1, ...)
+                          and keep the lowest inertia, like scikit-learn's n_init
+                          (default 1); exact mode keeps the same start on every topology
   --max-iter N            Lloyd iterations at most (default 100)
   --tol X                 stop when the relative inertia change is below X (default 1e-4)
   --seed N                random seed (default 1)
@@ -213,6 +216,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--init-centroids") o.initCentroidsPath = value();
         else if (option == "--warm-start") o.warmStartRun = value();
         else if (option == "--max-iter") o.params.maxIterations = parsePositive(option, value());
+        else if (option == "--n-init") o.params.nInit = parsePositive(option, value());
         else if (option == "--tol") {
             o.params.tolerance = parseNumber<double>(option, value());
             // inf would stop after one iteration and record it as converged; nan never compares.

@@ -67,6 +67,7 @@ json toJson(const KMeansParams& p)
             {"kmax", p.kMax},
             {"merge", p.merge},
             {"init", toString(p.init)},
+            {"n_init", p.nInit},
             {"max_iterations", p.maxIterations},
             {"tolerance", p.tolerance},
             {"seed", p.seed},
@@ -87,6 +88,7 @@ KMeansParams paramsFromJson(const json& j)
     p.kMax = field<int>(j, "kmax");
     p.merge = field<bool>(j, "merge");
     p.init = enumField(j, "init", {InitMethod::KMeansPlusPlus, InitMethod::KMeansParallel, InitMethod::Given});
+    p.nInit = j.contains("n_init") ? field<int>(j, "n_init") : 1;  // records from before restarts
     p.maxIterations = field<int>(j, "max_iterations");
     p.tolerance = field<double>(j, "tolerance");
     p.seed = field<std::uint64_t>(j, "seed");

@@ -14,6 +14,8 @@
 #include "ui/run_status.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QSpinBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QProgressBar>
@@ -89,6 +91,30 @@ private slots:
         // CSV: a header and one line per iteration.
         QCOMPARE(evolution->csv().trimmed().split('\n').size(), iterations + 1);
         QCOMPARE(latency->csv().trimmed().split('\n').size(), iterations + 1);
+    }
+
+    void restartsAreSetInTheEnginePanel()
+    {
+        Workstation station;
+        station.window().show();
+        ui::EnginePanel& engine = station.window().enginePanel();
+        auto* restarts = engine.findChild<QSpinBox*>("nInit");
+        QVERIFY(restarts);
+        KMeansParams params;
+        params.k = 10;
+        engine.setParams(params);
+        restarts->setValue(3);
+        QCOMPARE(engine.params().nInit, 3);
+        QVERIFY(test::loadDemo(station, "market"));
+        const auto outcome = test::runToEnd(station);
+        QVERIFY(outcome);
+        QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
+        QVERIFY(outcome->iterations >= 3);  // at least one per start
+        // AdaptGrow grows from one start: the field does not apply.
+        auto* algorithm = engine.findChild<QComboBox*>("algorithm");
+        algorithm->setCurrentIndex(1);
+        QVERIFY(!restarts->isEnabled());
+        QCOMPARE(engine.params().nInit, 1);
     }
 
     void graphsExportPictures()

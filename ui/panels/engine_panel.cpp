@@ -45,6 +45,9 @@ EnginePanel::EnginePanel(QWidget* parent)
     m_init = choiceField(this, "init", {tr("k-means++"), tr("k-means||")},
                          tr("How the first centroids are chosen.\nk-means++: one at a time, far from the chosen ones.\n"
                             "k-means||: a few parallel oversampling rounds, faster on large data."));
+    m_nInit = intField(this, "nInit", 1, 1000,
+                       tr("k-means: run from this many initialisations (seeds seed, seed+1, ...) and keep the one with the lowest inertia.\n"
+                          "In exact mode every topology keeps the same one."));
     m_mode = choiceField(this, "mode", {tr("fast"), tr("exact")},
                          tr("fast: GEMM distances and floating-point sums; topologies may differ in the last bits.\n"
                             "exact: deterministic distances and 64-bit fixed-point sums; every topology gives the same bits."));
@@ -64,6 +67,7 @@ EnginePanel::EnginePanel(QWidget* parent)
     form->addRow(tr("k0"), m_k0);
     form->addRow(tr("k max"), m_kMax);
     form->addRow(tr("Initialisation"), m_init);
+    form->addRow(tr("Initialisations"), m_nInit);
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Precision"), m_precision);
     form->addRow(tr("Seed"), m_seed);
@@ -78,6 +82,7 @@ void EnginePanel::updateEnabled()
 {
     const bool adaptGrow = m_algorithm->currentIndex() == 1;
     m_k->setEnabled(!adaptGrow);
+    m_nInit->setEnabled(!adaptGrow);
     m_k0->setEnabled(adaptGrow);
     m_kMax->setEnabled(adaptGrow);
     m_precision->setEnabled(m_mode->currentIndex() == 0);
@@ -91,6 +96,7 @@ KMeansParams EnginePanel::params() const
     p.k0 = m_k0->value();
     p.kMax = m_kMax->value();
     p.init = m_init->currentIndex() == 1 ? InitMethod::KMeansParallel : InitMethod::KMeansPlusPlus;
+    p.nInit = p.algorithm == Algorithm::KMeans ? m_nInit->value() : 1;
     p.mode = m_mode->currentIndex() == 1 ? kernels::Mode::Exact : kernels::Mode::Fast;
     p.precision = static_cast<kernels::Precision>(m_precision->currentIndex());
     p.seed = static_cast<std::uint64_t>(m_seed->value());
@@ -106,6 +112,7 @@ void EnginePanel::setParams(const KMeansParams& p)
     m_k0->setValue(p.k0);
     m_kMax->setValue(p.kMax);
     m_init->setCurrentIndex(p.init == InitMethod::KMeansParallel ? 1 : 0);
+    m_nInit->setValue(p.nInit);
     m_mode->setCurrentIndex(p.mode == kernels::Mode::Exact ? 1 : 0);
     m_precision->setCurrentIndex(static_cast<int>(p.precision));
     m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(p.seed, std::numeric_limits<int>::max())));

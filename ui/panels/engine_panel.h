@@ -29,6 +29,7 @@ private:
     QSpinBox* m_k0 = nullptr;
     QSpinBox* m_kMax = nullptr;
     QComboBox* m_init = nullptr;
+    QSpinBox* m_nInit = nullptr;
     QComboBox* m_mode = nullptr;
     QComboBox* m_precision = nullptr;
     QSpinBox* m_seed = nullptr;

@@ -49,3 +49,37 @@ TEST_CASE("gpuTopologyWithoutGpuSaysWhy")
         REQUIRE_MESSAGE(test::contains(std::string(e.what()), "cuda:0"), e.what());
     }
 }
+
+// n-init: the lowest inertia of N starts, the same start kept on every topology in exact
+// mode, every start's iterations in the history (numbered on, each start marked), and
+// each start is the run that seed alone would give.
+TEST_CASE("restartsKeepTheBestStartOnEveryTopology")
+{
+    const Dataset data = makeDemo("market:assets=200,sectors=10,days=300,seed=3");
+    KMeansParams params;
+    params.k = 10;
+    params.mode = kernels::Mode::Exact;
+    params.nInit = 4;
+    const RunReport host = runClustering(data, params, parseTopology("host"), 2);
+    const RunReport shards = runClustering(data, params, parseTopology("shards:3"), 2);
+    REQUIRE(host.result.labels == shards.result.labels);
+    REQUIRE(host.result.centroids == shards.result.centroids);
+    double lowest = 0;
+    int iterations = 0;
+    for (int start = 0; start < params.nInit; ++start) {
+        KMeansParams one = params;
+        one.nInit = 1;
+        one.seed = params.seed + static_cast<std::uint64_t>(start);
+        const RunReport alone = runClustering(data, one, parseTopology("host"), 2);
+        if (start == 0 || alone.result.inertia < lowest) lowest = alone.result.inertia;
+        iterations += alone.result.iterations;
+    }
+    REQUIRE_EQ(host.result.inertia, lowest);
+    REQUIRE_EQ(host.result.iterations, iterations);
+    REQUIRE_EQ(host.result.history.size(), static_cast<std::size_t>(iterations));
+    REQUIRE_EQ(host.result.history.back().iteration, iterations);
+    REQUIRE_EQ(host.result.history.front().event, std::string("initialisation 1 of 4"));
+
+    params.algorithm = Algorithm::AdaptGrow;
+    REQUIRE_THROWS_AS(validate(params, data, 1), UsageError);
+}
