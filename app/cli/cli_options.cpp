@@ -60,7 +60,7 @@ Data:
   --data PATH             CSV/TSV matrix, wide prices CSV, long ticks CSV, .npy or
                           HDF5 (.h5/.hdf5)
   --demo SPEC             generated data: market[:assets=500,sectors=10,days=750,seed=7,window=0]
-                          or blobs[:n=10000,d=16,k=8,seed=7,spread=1]
+                          or blobs[:n=10000,d=16,k=8,seed=7,spread=1,overlap=0]
   --source S              csv | prices | ticks | npy | hdf5 (default: chosen from the
                           file's name and first bytes)
   --layout L              matrix | prices | ticks: the same, by what the file holds

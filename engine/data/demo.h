@@ -17,9 +17,10 @@ namespace clusterdesk {
 //   volatility doubles, so correlations rise). Run through the prices pipeline as a
 //   file would be: rows = assets (named S03_A017), features = z-scored log returns
 //   of the last `window` days (0 = all), truth = sector.
-// blobs   (n=10000, d=16, k=8, seed=7, spread=1.0)
-//   k isotropic Gaussian blobs of standard deviation `spread`, centres at least
-//   8 x spread apart in a box; truth = blob id. Generated in parallel, deterministically
+// blobs   (n=10000, d=16, k=8, seed=7, spread=1.0, overlap=0)
+//   k isotropic Gaussian blobs, centres at least 8 x spread apart in a box, points of
+//   standard deviation spread / (1 - overlap): overlap 0 separates the blobs cleanly,
+//   0.5 makes their edges meet, 0.75 and up mixes them; truth = blob id. Generated in parallel, deterministically
 //   (counter-based random numbers keyed by row), straight into the output matrix.
 Dataset makeDemo(const std::string& spec);
 

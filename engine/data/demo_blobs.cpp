@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <unordered_map>
 #include <vector>
@@ -148,6 +149,10 @@ Dataset makeBlobsDemo(DemoSpec& spec)
     const std::int64_t k = spec.integer("k", 8, 1, std::min<std::int64_t>(n, 1000000));
     const std::uint64_t seed = spec.seed("seed", 7);
     const double spread = spec.real("spread", 1.0, 1e-6, 1e6);
+    // Centres stay where spread puts them (at least 8 spreads apart); the points' standard
+    // deviation grows to spread / (1 - overlap), so the blobs' edges meet and then mix:
+    // centres are at least 8 (1 - overlap) point deviations apart. 0 keeps the old bits.
+    const double overlap = spec.real("overlap", 0.0, 0.0, 0.95);
     spec.finish();
     if (static_cast<double>(n) * static_cast<double>(d) > 2e9)
         throw UsageError("demo 'blobs': n x d = " + std::to_string(n) + " x " + std::to_string(d) +
@@ -169,6 +174,7 @@ Dataset makeBlobsDemo(DemoSpec& spec)
     float* values = out.values.data();
     std::int32_t* truth = out.truth.data();
     const double* c = centres.data();
+    const double sd = spread / (1.0 - overlap);
 #pragma omp parallel for schedule(static, 4096)
     for (std::int64_t i = 0; i < n; ++i) {
         Random r(seed, kRows, static_cast<std::uint64_t>(i));
@@ -180,16 +186,17 @@ Dataset makeBlobsDemo(DemoSpec& spec)
         for (; j + 1 < d; j += 2) {
             double a, b;
             r.normals(a, b);
-            row[j] = static_cast<float>(centre[j] + spread * a);
-            row[j + 1] = static_cast<float>(centre[j + 1] + spread * b);
+            row[j] = static_cast<float>(centre[j] + sd * a);
+            row[j + 1] = static_cast<float>(centre[j + 1] + sd * b);
         }
-        if (j < d) row[j] = static_cast<float>(centre[j] + spread * r.normal());
+        if (j < d) row[j] = static_cast<float>(centre[j] + sd * r.normal());
     }
     // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
     std::string note("demo blobs: ");
-    note += std::to_string(n) + " points in " + std::to_string(d) + " dimensions, " + std::to_string(k) +
-            " Gaussian blobs (sd " + spec.canonical().substr(spec.canonical().rfind('=') + 1) + ", centres >= " +
-            std::to_string(static_cast<int>(kMinSeparation)) + " sd apart); truth = blob id";
+    char separation[96];
+    std::snprintf(separation, sizeof separation, " Gaussian blobs (sd %g, centres >= %g sd apart", sd, kMinSeparation * (1.0 - overlap));
+    note += std::to_string(n) + " points in " + std::to_string(d) + " dimensions, " + std::to_string(k) + separation +
+            (overlap > 0 ? ": overlapping" : "") + "); truth = blob id";
     out.notes.push_back(std::move(note));
     return out;
 }

@@ -96,7 +96,7 @@ private slots:
         const QJsonObject r = runs[0].toObject();
         QCOMPARE(r["id"].toString(), id);
         QCOMPARE(r["status"].toString(), QString("ok"));
-        QCOMPARE(r["dataset_source"].toString(), QString("blobs:n=300,d=2,k=3,seed=7,spread=1"));
+        QCOMPARE(r["dataset_source"].toString(), QString("blobs:n=300,d=2,k=3,seed=7,spread=1,overlap=0"));
         QCOMPARE(r["metrics"].toObject()["k"].toInt(), 3);
         QVERIFY(!r["engine_version"].toString().isEmpty());
         QVERIFY(!r["host"].toString().isEmpty());

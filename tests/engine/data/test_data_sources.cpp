@@ -180,7 +180,7 @@ TEST_CASE("demos are a source: described by their canonical spec, generated, sam
     CHECK_THROWS_AS(describeDemo("market:assets=100000,days=100000"), UsageError);  // too large, said before generating
     // Describing does not generate: 2e9 values would take 8 GB.
     CHECK(describeDemo("blobs:n=2000000000,d=1,k=2").location ==
-          "blobs:n=2000000000,d=1,k=2,seed=7,spread=1");
+          "blobs:n=2000000000,d=1,k=2,seed=7,spread=1,overlap=0");
     CHECK(usageErrorOf([] { openSource({"demo", "market", {{"window", "5"}}}); }).find("holds a generated demo") !=
           std::string::npos);
 }

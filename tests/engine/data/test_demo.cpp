@@ -193,13 +193,27 @@ TEST_CASE("blobsShape")
     REQUIRE_EQ(*labels.rbegin(), 7);
     for (float v : d.values) REQUIRE(std::isfinite(v));
     REQUIRE(nearestMeanAccuracy(d, 8) > 0.999);
-    REQUIRE_EQ(d.source, std::string("blobs:n=10000,d=16,k=8,seed=7,spread=1"));
+    REQUIRE_EQ(d.source, std::string("blobs:n=10000,d=16,k=8,seed=7,spread=1,overlap=0"));
 }
 
 TEST_CASE("blobsLowDimensionStillSeparate")
 {
     const Dataset d = makeDemo("blobs:n=20000,d=2,k=64,spread=0.5");
     REQUIRE(nearestMeanAccuracy(d, 64) > 0.99);
+}
+
+// overlap keeps the centres and widens the blobs: the share of points nearer another
+// blob's mean than their own grows from none to many, and 0 is the default's bits.
+TEST_CASE("blobsOverlapMixesTheBlobs")
+{
+    REQUIRE_EQ(makeDemo("blobs:n=5000,d=4,k=6,overlap=0").contentHash(), makeDemo("blobs:n=5000,d=4,k=6").contentHash());
+    REQUIRE(nearestMeanAccuracy(makeDemo("blobs:n=5000,d=4,k=6,overlap=0"), 6) > 0.999);
+    const double touching = nearestMeanAccuracy(makeDemo("blobs:n=5000,d=4,k=6,overlap=0.5"), 6);
+    const double mixed = nearestMeanAccuracy(makeDemo("blobs:n=5000,d=4,k=6,overlap=0.85"), 6);
+    REQUIRE(touching < 0.9999);
+    REQUIRE(mixed < 0.9);
+    REQUIRE(mixed < touching);
+    REQUIRE_THROWS_AS(makeDemo("blobs:overlap=1"), UsageError);
 }
 
 namespace {
