@@ -66,6 +66,8 @@ Data:
   --layout L              matrix | prices | ticks: the same, by what the file holds
   --window N              prices/ticks: use the last N log returns as features
   --bar SECONDS           ticks: bar length for resampling (default 60)
+  --truth FILE            prices/ticks: a sector map, CSV "asset,sector" with a header
+                          line, as the ground truth (ARI and NMI like a demo's)
   --option KEY=VALUE      any option of the source, e.g. dataset=/prices for HDF5
 
 Algorithm:
@@ -197,6 +199,8 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         }
         else if (option == "--window") o.sourceOptions["window"] = std::to_string(parsePositive(option, value()));
         else if (option == "--bar") o.sourceOptions["bar"] = std::to_string(parsePositive(option, value()));
+        // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
+        else if (option == "--truth") o.sourceOptions["truth"] = std::filesystem::absolute(value()).lexically_normal().string();
         else if (option == "--option") {
             const std::string& pair = value();
             const std::size_t equals = pair.find('=');
@@ -245,7 +249,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
     // setting it did not use.
     auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };
     if (!o.demoSpec.empty() && (!o.sourceName.empty() || !o.sourceOptions.empty()))
-        throw UsageError("--source, --layout, --window, --bar and --option apply to --data; a demo takes its own keys (e.g. market:window=250)");
+        throw UsageError("--source, --layout, --window, --bar, --truth and --option apply to --data; a demo takes its own keys (e.g. market:window=250)");
     const bool kmeans = o.params.algorithm == Algorithm::KMeans;
     if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
         throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");

@@ -78,6 +78,7 @@ void checkOutputs(const RunOptions& o, const Topology& topology)
     if (!o.dataPath.empty()) keep.push_back({o.dataPath, "the input data (--data)"});
     if (o.recorded && !isGenerated(*o.recorded)) keep.push_back({o.recorded->location, "the recorded run's input data"});
     if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
+    if (const auto truth = o.sourceOptions.find("truth"); truth != o.sourceOptions.end()) keep.push_back({truth->second, "the sector map (--truth)"});
     if (!topology.hostfile.empty()) keep.push_back({topology.hostfile, "the pool's hostfile (--topology)"});
     if (o.record) {
         const auto store = storeFiles(storePath(o.dbPath));

@@ -1,5 +1,7 @@
 #include "price_pipeline.h"
 
+#include "truth_file.h"
+
 #include "engine/core/error.h"
 #include "kernels/zscore_rows.h"
 #include "source_options.h"
@@ -49,13 +51,15 @@ std::vector<SourceOption> priceSourceOptions()
     constexpr std::int64_t kMaxPeriods = std::numeric_limits<std::int32_t>::max();
     SourceOption window = integerOption("window", "a return window", defaults.returnWindow, 0, kMaxPeriods);
     window.flag = "--window";
+    SourceOption truth = textOption("truth", "a sector map", defaults.truthPath);
+    truth.flag = "--truth";
     return {window, integerOption("max_forward_fill", "a forward-fill limit", defaults.maxForwardFill, 0, kMaxPeriods),
-            realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0)};
+            realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0), truth};
 }
 
 PriceOptions priceOptionsOf(const SourceSpec& spec)
 {
-    return {integerValue(spec, "window"), integerValue(spec, "max_forward_fill"), realValue(spec, "min_history")};
+    return {integerValue(spec, "window"), integerValue(spec, "max_forward_fill"), realValue(spec, "min_history"), textValue(spec, "truth")};
 }
 
 Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::string source, Layout layout,
@@ -213,6 +217,7 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
     out.source = std::move(source);
     out.layout = layout;
     out.notes = std::move(notes);
+    if (!options.truthPath.empty()) attachTruth(out, options.truthPath);
     return out;
 }
 

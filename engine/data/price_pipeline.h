@@ -37,10 +37,11 @@ struct PriceOptions {
     std::int64_t returnWindow = 0;    // use the last N log returns as features (0 = all)
     std::int64_t maxForwardFill = 5;  // fill at most this many consecutive missing prices with the last one
     double minHistory = 0.8;          // drop assets with fewer than this fraction of prices present (noted)
+    std::string truthPath;            // a sector map (truth_file.h) giving each kept asset its ground truth; empty: none
 };
 
 // The options of every source that ends in this pipeline (prices, ticks): window,
-// max_forward_fill, min_history, with PriceOptions' defaults and ranges.
+// max_forward_fill, min_history, truth, with PriceOptions' defaults and ranges.
 std::vector<SourceOption> priceSourceOptions();
 // Those options read back from a completed spec.
 PriceOptions priceOptionsOf(const SourceSpec& spec);
