@@ -1,5 +1,7 @@
 #include "csv_reader.h"
 
+#include "text_cells.h"
+
 #include "engine/core/error.h"
 #include "file_bytes.h"
 
@@ -260,6 +262,13 @@ bool CsvReader::next(CsvRecord& record)
         if (after < size) newLine(m_pos);
         return true;
     }
+}
+
+std::string fieldLabel(std::size_t index, std::string_view headerName)
+{
+    std::string label = "field " + std::to_string(index + 1);
+    if (!headerName.empty()) label += " (" + excerpt(headerName) + ")";
+    return label;
 }
 
 }  // namespace clusterdesk::data

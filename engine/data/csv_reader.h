@@ -43,6 +43,11 @@ struct CsvRecord {
     const CsvField& operator[](std::size_t i) const { return fields[i]; }
 };
 
+// How a message names a field the way a user counts them: "field 6 (UTIL004)", 1-based,
+// with its header name when there is one ("field 6" otherwise). The character column
+// stays in the FILE:LINE:COLUMN prefix for editors.
+std::string fieldLabel(std::size_t index, std::string_view headerName = {});
+
 class CsvReader {
 public:
     // Validates the whole text (throws DataError) and sniffs the delimiter.

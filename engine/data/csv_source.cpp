@@ -30,14 +30,17 @@ bool isIdHeader(std::string_view name)
 // Parses one feature cell, or fails at it with the reason. `limit` is
 // maxFeatureMagnitude(cols): a larger value would overflow the squared distances of
 // the run, so it is refused here, where its line and column are known.
-float featureValue(const CsvReader& reader, const CsvField& field, double limit, std::int64_t cols)
+// index and headerName name the field in a message (built on failure only: this runs
+// for every cell).
+float featureValue(const CsvReader& reader, const CsvField& field, std::size_t index, std::string_view headerName, double limit,
+                   std::int64_t cols)
 {
-    if (field.text.empty()) reader.fail(field, "empty cell: a matrix cannot have missing values");
+    const auto fail = [&](const std::string& what) { reader.fail(field, fieldLabel(index, headerName) + ": " + what); };
+    if (field.text.empty()) fail("empty cell: a matrix cannot have missing values");
     const auto value = parseDouble(field.text);
-    if (!value) reader.fail(field, "not a number: '" + excerpt(field.text) + "'");
-    if (!std::isfinite(*value)) reader.fail(field, "not a finite number: '" + excerpt(field.text) + "'");
-    if (std::fabs(*value) > limit)
-        reader.fail(field, "'" + excerpt(field.text) + "' is too large: " + tooLargeForDistances(cols));
+    if (!value) fail("not a number: '" + excerpt(field.text) + "'");
+    if (!std::isfinite(*value)) fail("not a finite number: '" + excerpt(field.text) + "'");
+    if (std::fabs(*value) > limit) fail("'" + excerpt(field.text) + "' is too large: " + tooLargeForDistances(cols));
     return static_cast<float>(*value);
 }
 
@@ -80,7 +83,7 @@ Dataset readMatrix(const std::string& path, const ProgressCallback& callback)
         for (std::size_t c = idColumn ? 1 : 0; c < width; ++c) {
             const std::string name = lowerTrimmed(first[c].text);
             if (name != "label" && name != "truth") continue;
-            if (truthColumn) reader.fail(first[c], "more than one ground-truth column (label/truth)");
+            if (truthColumn) reader.fail(first[c], fieldLabel(c, first[c].text) + ": a second ground-truth column (also " + fieldLabel(*truthColumn, first[*truthColumn].text) + ")");
             truthColumn = c;
         }
     }
@@ -99,14 +102,16 @@ Dataset readMatrix(const std::string& path, const ProgressCallback& callback)
     }
     const auto addRow = [&](const CsvRecord& record) {
         checkWidth(reader, record, width, header ? "header" : "first row");
-        for (std::size_t c : features) out.values.push_back(featureValue(reader, record[c], limit, out.cols));
+        for (std::size_t c : features)
+            out.values.push_back(featureValue(reader, record[c], c, header ? first[c].text : std::string_view(), limit, out.cols));
         if (idColumn) out.rowNames.emplace_back(record[0].text);
         if (truthColumn) {
             const CsvField& field = record[*truthColumn];
             const auto label = parseInt32(field.text);
-            if (!label) reader.fail(field, "ground-truth label must be an integer: '" + excerpt(field.text) + "'");
+            const std::string at = fieldLabel(*truthColumn, first[*truthColumn].text) + ": ";
+            if (!label) reader.fail(field, at + "ground-truth label must be an integer: '" + excerpt(field.text) + "'");
             // Metrics treat labels as cluster ids; a negative "unknown" marker would be scored as a cluster.
-            if (*label < 0) reader.fail(field, "ground-truth label must not be negative: '" + excerpt(field.text) + "'");
+            if (*label < 0) reader.fail(field, at + "ground-truth label must not be negative: '" + excerpt(field.text) + "'");
             out.truth.push_back(*label);
         }
         ++out.rows;

@@ -32,16 +32,17 @@ std::string nameList(const std::vector<std::string>& names, std::size_t shown = 
 
 }  // namespace
 
-double parsePrice(const CsvReader& reader, const CsvField& cell)
+double parsePrice(const CsvReader& reader, const CsvField& cell, std::size_t index, std::string_view headerName)
 {
     const auto price = parseDouble(cell.text);
-    if (!price) reader.fail(cell, "not a price: '" + excerpt(cell.text) + "'");
-    if (!std::isfinite(*price)) reader.fail(cell, "not a finite price: '" + excerpt(cell.text) + "'");
-    if (*price <= 0.0) reader.fail(cell, "price must be positive: '" + excerpt(cell.text) + "'");
-    if (*price < std::numeric_limits<double>::min()) {
-        reader.fail(cell, "price too small to take log returns of: '" + excerpt(cell.text) +
+    // The label is built on failure only: this runs for every price of the file.
+    const auto fail = [&](const std::string& what) { reader.fail(cell, fieldLabel(index, headerName) + ": " + what + ": '" + excerpt(cell.text) + "'"); };
+    if (!price) fail("not a price");
+    if (!std::isfinite(*price)) fail("not a finite price");
+    if (*price <= 0.0) fail("price must be positive");
+    if (*price < std::numeric_limits<double>::min())
+        reader.fail(cell, fieldLabel(index, headerName) + ": price too small to take log returns of: '" + excerpt(cell.text) +
                               "' (below 2.2e-308, the smallest normal double)");
-    }
     return *price;
 }
 

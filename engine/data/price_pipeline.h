@@ -30,7 +30,7 @@ struct PriceTable {
 // The price in a cell of a prices or ticks file: a finite, positive, normal double
 // (a subnormal price such as 1e-310 has lost its precision and its log returns
 // overflow). Fails through the reader with the cell's position otherwise.
-double parsePrice(const CsvReader& reader, const CsvField& cell);
+double parsePrice(const CsvReader& reader, const CsvField& cell, std::size_t index, std::string_view headerName);
 
 // What shapes the rows made from a price table.
 struct PriceOptions {

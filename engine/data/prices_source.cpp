@@ -40,11 +40,11 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
     std::unordered_map<std::string_view, std::size_t> seen;
     for (std::size_t c = 1; c < header.size(); ++c) {
         const CsvField& field = header[c];
-        if (field.text.empty()) reader.fail(field, "empty asset name in the header");
+        if (field.text.empty()) reader.fail(field, fieldLabel(c) + ": empty asset name in the header");
         const auto [it, inserted] = seen.emplace(field.text, c);
         if (!inserted) {
-            reader.fail(field, "duplicate asset '" + excerpt(field.text) + "' (also column " +
-                                   std::to_string(it->second + 1) + " of the header)");
+            reader.fail(field, fieldLabel(c) + ": duplicate asset '" + excerpt(field.text) + "' (also " + fieldLabel(it->second) +
+                                   " of the header)");
         }
         table.assets.emplace_back(field.text);
     }
@@ -66,12 +66,12 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
         const CsvField& date = record[0];
         const auto time = epochAllowed ? parseTimestamp(date.text) : parseIsoTimestamp(date.text);
         if (!time) {
-            reader.fail(date, "not a date: '" + excerpt(date.text) + "' (expected ISO 8601, e.g. 2024-01-02" +
+            reader.fail(date, fieldLabel(0, header[0].text) + ": not a date: '" + excerpt(date.text) + "' (expected ISO 8601, e.g. 2024-01-02" +
                                   (epochAllowed ? ", or epoch seconds)" : ")"));
         }
         if (*time <= previous) {
-            reader.fail(date,
-                        "dates must increase: '" + excerpt(date.text) + "' comes after '" + previousStorage + "'");
+            reader.fail(date, fieldLabel(0, header[0].text) +
+                        ": dates must increase: '" + excerpt(date.text) + "' comes after '" + previousStorage + "'");
         }
         previous = *time;
         previousStorage = excerpt(date.text);
@@ -83,7 +83,7 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
                 table.origins.push_back({cell.line, cell.column});
                 continue;
             }
-            table.prices.push_back(parsePrice(reader, cell));
+            table.prices.push_back(parsePrice(reader, cell, c, header[c].text));
             table.origins.push_back({cell.line, cell.column});
         }
         if ((table.times.size() & 255) == 0) progress.update(reader.fraction());

@@ -57,7 +57,8 @@ Dataset readTicks(const std::string& path, std::int64_t barSeconds, const PriceO
     for (std::size_t c = 0; c < header.size(); ++c) {
         const std::string name = lowerTrimmed(header[c].text);
         if (name == "timestamp" || name == "symbol" || name == "price" || name == "size") {
-            if (!columns.emplace(name, c).second) reader.fail(header[c], "duplicate column '" + name + "'");
+            if (const auto [first, added] = columns.emplace(name, c); !added)
+                reader.fail(header[c], fieldLabel(c) + ": duplicate column '" + name + "' (also " + fieldLabel(first->second) + ")");
         }
     }
     for (const char* name : kRequired) {
@@ -88,20 +89,20 @@ Dataset readTicks(const std::string& path, std::int64_t barSeconds, const PriceO
         const CsvField& time = record[timeCol];
         const auto micros = parseTimestamp(time.text);
         if (!micros) {
-            reader.fail(time, "not a timestamp: '" + excerpt(time.text) +
+            reader.fail(time, fieldLabel(timeCol, header[timeCol].text) + ": not a timestamp: '" + excerpt(time.text) +
                                   "' (expected ISO 8601 like 2024-01-02T09:30:00, or epoch seconds)");
         }
         const CsvField& symbol = record[symbolCol];
-        if (symbol.text.empty()) reader.fail(symbol, "empty symbol");
+        if (symbol.text.empty()) reader.fail(symbol, fieldLabel(symbolCol, header[symbolCol].text) + ": empty symbol");
         const CsvField& priceCell = record[priceCol];
-        const double price = parsePrice(reader, priceCell);
+        const double price = parsePrice(reader, priceCell, priceCol, header[priceCol].text);
         double size = 0.0;
         if (sizeIt != columns.end()) {
             const CsvField& sizeCell = record[sizeIt->second];
             if (!sizeCell.text.empty()) {
                 const auto parsed = parseDouble(sizeCell.text);
                 if (!parsed || !std::isfinite(*parsed) || *parsed < 0.0)
-                    reader.fail(sizeCell, "size must be a non-negative number: '" + excerpt(sizeCell.text) + "'");
+                    reader.fail(sizeCell, fieldLabel(sizeIt->second, header[sizeIt->second].text) + ": size must be a non-negative number: '" + excerpt(sizeCell.text) + "'");
                 size = *parsed;
             }
         }

@@ -179,18 +179,18 @@ std::vector<BadInputRow> badInputRows()
     rows.push_back({"header only", std::string("date,A,B\n"), 2, 1, "no price rows"});
     rows.push_back({"no header", std::string("2024-01-01,1,2\n2024-01-02,1,2\n"), 1, 1, "needs a header"});
     rows.push_back({"no assets", std::string("date\n2024-01-01\n"), 1, 5, "no asset columns"});
-    rows.push_back({"duplicate asset", std::string("date,A,B,A\n2024-01-01,1,2,3\n"), 1, 10, "duplicate asset 'A' (also column 2"});
-    rows.push_back({"empty asset name", std::string("date,A,,B\n"), 1, 8, "empty asset name"});
-    rows.push_back({"zero price", head + "2024-01-03,0,2\n", 4, 12, "must be positive"});
-    rows.push_back({"negative price", head + "2024-01-03,1,-2\n", 4, 14, "must be positive"});
-    rows.push_back({"text price", head + "2024-01-03,abc,2\n", 4, 12, "not a price: 'abc'"});
-    rows.push_back({"subnormal price", head + "2024-01-03,1e-310,2\n", 4, 12, "price too small"});
+    rows.push_back({"duplicate asset", std::string("date,A,B,A\n2024-01-01,1,2,3\n"), 1, 10, "field 4: duplicate asset 'A' (also field 2 of the header)"});
+    rows.push_back({"field 3: empty asset name", std::string("date,A,,B\n"), 1, 8, "field 3: empty asset name"});
+    rows.push_back({"zero price", head + "2024-01-03,0,2\n", 4, 12, "field 2 (A): price must be positive: '0'"});
+    rows.push_back({"negative price", head + "2024-01-03,1,-2\n", 4, 14, "field 3 (B): price must be positive: '-2'"});
+    rows.push_back({"text price", head + "2024-01-03,abc,2\n", 4, 12, "field 2 (A): not a price: 'abc'"});
+    rows.push_back({"subnormal price", head + "2024-01-03,1e-310,2\n", 4, 12, "field 2 (A): price too small"});
     rows.push_back({"5e-324 beside 1e300", head + "2024-01-03,1e300,5e-324\n", 4, 18, "price too small"});
     // Both prices are normal doubles, their ratio is not: the later price is named.
     rows.push_back({"log return beyond double range", std::string("date,A,B\n2024-01-01,1e300,2\n2024-01-02,1e-300,2.1\n2024-01-03,1,2.2\n"), 3, 12, "the log return of 'A' at 2024-01-02 is not finite"});
-    rows.push_back({"infinite price", head + "2024-01-03,1,inf\n", 4, 14, "not a finite price"});
-    rows.push_back({"bad date", head + "2024-02-30,1,2\n", 4, 1, "not a date"});
-    rows.push_back({"dates go back", head + "2024-01-02,1,2\n", 4, 1, "dates must increase"});
+    rows.push_back({"infinite price", head + "2024-01-03,1,inf\n", 4, 14, "field 3 (B): not a finite price: 'inf'"});
+    rows.push_back({"bad date", head + "2024-02-30,1,2\n", 4, 1, "field 1 (date): not a date"});
+    rows.push_back({"dates go back", head + "2024-01-02,1,2\n", 4, 1, "field 1 (date): dates must increase"});
     rows.push_back({"ragged", head + "2024-01-03,1\n", 4, 13, "expected 3 fields"});
     rows.push_back({"too many fields", head + "2024-01-03,1,2,3\n", 4, 16, "expected 3 fields"});
     rows.push_back({"invalid utf-8", head + "2024-01-03,1,\xC3\x28\n", 4, 14, "invalid UTF-8"});

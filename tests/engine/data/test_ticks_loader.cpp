@@ -146,16 +146,16 @@ std::vector<BadInputRow> badInputRows()
     const std::string head = "timestamp,symbol,price,size\n2024-01-02T09:30:00,A,10,1\n";
     rows.push_back({"empty", std::string(), 1, 1, "empty file"});
     rows.push_back({"header only", std::string("timestamp,symbol,price\n"), 2, 1, "no ticks"});
-    rows.push_back({"duplicate column", std::string("timestamp,symbol,price,Price\n"), 1, 24, "duplicate column 'price'"});
-    rows.push_back({"bad timestamp", head + "2024-01-02T25:00:00,A,10,1\n", 3, 1, "not a timestamp"});
-    rows.push_back({"empty symbol", head + "2024-01-02T09:31:00,,10,1\n", 3, 21, "empty symbol"});
-    rows.push_back({"negative price", head + "2024-01-02T09:31:00,A,-10,1\n", 3, 23, "must be positive"});
+    rows.push_back({"duplicate column", std::string("timestamp,symbol,price,Price\n"), 1, 24, "field 4: duplicate column 'price' (also field 3)"});
+    rows.push_back({"bad timestamp", head + "2024-01-02T25:00:00,A,10,1\n", 3, 1, "field 1 (timestamp): not a timestamp"});
+    rows.push_back({"empty symbol", head + "2024-01-02T09:31:00,,10,1\n", 3, 21, "field 2 (symbol): empty symbol"});
+    rows.push_back({"negative price", head + "2024-01-02T09:31:00,A,-10,1\n", 3, 23, "field 3 (price): price must be positive: '-10'"});
     rows.push_back({"nan price", head + "2024-01-02T09:31:00,A,NaN,1\n", 3, 23, "not a finite price"});
     rows.push_back({"subnormal price", head + "2024-01-02T09:31:00,A,1e-310,1\n", 3, 23, "price too small"});
     // The 09:31 bar closes on the tick of line 4: its return from 1e300 underflows to log(0).
     rows.push_back({"bar return beyond double range", std::string("timestamp,symbol,price\n2024-01-02T09:30:00,A,1e300\n2024-01-02T09:31:00,A,5\n" "2024-01-02T09:31:30,A,1e-300\n2024-01-02T09:32:00,A,1\n"), 4, 23, "the log return of 'A' at 2024-01-02T09:31:00"});
     rows.push_back({"missing price", head + "2024-01-02T09:31:00,A,,1\n", 3, 23, "not a price"});
-    rows.push_back({"bad size", head + "2024-01-02T09:31:00,A,10,lots\n", 3, 26, "size must be"});
+    rows.push_back({"bad size", head + "2024-01-02T09:31:00,A,10,lots\n", 3, 26, "field 4 (size): size must be a non-negative number: 'lots'"});
     rows.push_back({"negative size", head + "2024-01-02T09:31:00,A,10,-1\n", 3, 26, "size must be"});
     rows.push_back({"ragged", head + "2024-01-02T09:31:00,A,10\n", 3, 25, "expected 4 fields"});
     rows.push_back({"too few bars", head + "2024-01-02T09:30:30,A,11,1\n", 0, 0, "too few periods"});
