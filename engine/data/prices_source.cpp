@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace clusterdesk::data {
@@ -54,6 +55,7 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
     const bool epochAllowed = isTimeHeader(header[0].text);
 
     CsvRecord record;
+    std::map<std::string, std::int64_t> missingTokens;
     std::int64_t previous = std::numeric_limits<std::int64_t>::min();
     std::string previousStorage;
     while (reader.next(record)) {
@@ -79,6 +81,7 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
         for (std::size_t c = 1; c < width; ++c) {
             const CsvField& cell = record[c];
             if (isMissingMarker(cell.text)) {
+                ++missingTokens[std::string(cell.text)];
                 table.prices.push_back(std::numeric_limits<double>::quiet_NaN());
                 table.origins.push_back({cell.line, cell.column});
                 continue;
@@ -90,7 +93,15 @@ Dataset readPrices(const std::string& path, const PriceOptions& options, const P
     }
     if (table.times.empty()) reader.fail(reader.line(), 1, "no price rows after the header");
 
-    Dataset out = pricesToDataset(std::move(table), options, path, Layout::Prices);
+    // Which spellings were read as "no price": the user sees that NA or #N/A counted.
+    std::vector<std::string> notes;
+    if (!missingTokens.empty()) {
+        std::string note = "read as missing prices:";
+        for (const auto& [token, count] : missingTokens)
+            note += (note.back() == ':' ? " " : ", ") + (token.empty() ? std::string("empty cells") : "'" + excerpt(token) + "'") + " x" + std::to_string(count);
+        notes.push_back(std::move(note));
+    }
+    Dataset out = pricesToDataset(std::move(table), options, path, Layout::Prices, std::move(notes));
     Progress(callback).report(1.0);
     return out;
 }

@@ -182,12 +182,36 @@ private slots:
         load->click();
         QVERIFY(failed.wait(10000));
         const QString message = station.window().errorBanner().message();
-        QVERIFY2(message.contains("bad.csv") && message.contains("line 3") && message.contains("column 3"), qPrintable(message));
+        QVERIFY2(message.contains("bad.csv") && message.contains("line 3") && message.contains("column 3") &&
+                     message.contains("field 2 (b): not a number: 'oops'"),
+                 qPrintable(message));
         QVERIFY(!station.window().dataset());
 
         QVERIFY(test::loadDemo(station, "blobs:n=3000,d=4,k=3"));
         const auto outcome = test::runToEnd(station);
         QVERIFY(outcome && outcome->error.isEmpty() && !outcome->cancelled);
+    }
+
+    void theDataPanelSaysWhatLoadingDid()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("prices.csv");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("date,AAA,BBB,CCC\n2024-01-01,10,20,30\n2024-01-02,NA,21,31\n2024-01-03,11,#N/A,30\n2024-01-04,12,22,29\n"
+                   "2024-01-05,11,21,NA\n2024-01-06,12,22,31\n");
+        file.close();
+        Workstation station;
+        station.window().show();
+        ui::DataPanel& panel = station.window().dataPanel();
+        auto* load = panel.findChild<QPushButton*>("loadFile");
+        panel.chooseFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);
+        QSignalSpy ready(&station, &Workstation::datasetReady);
+        load->click();
+        QVERIFY(ready.wait(10000));
+        const QString text = panel.findChild<QLabel*>("datasetLabel")->text();
+        QVERIFY2(text.contains("read as missing prices: '#N/A' x1, 'NA' x2") && text.contains("forward-filled 3 missing prices"), qPrintable(text));
     }
 
     void largeFileShowsProgressAndCancels()

@@ -190,12 +190,16 @@ void DataPanel::setLoadProgress(double fraction)
 void DataPanel::showDataset(std::shared_ptr<const Dataset> data)
 {
     if (!data) return;
-    m_datasetLabel->setText(tr("%1\n%2 rows x %3 columns, %4 layout%5")
+    // What loading did (forward-fills, dropped assets, missing-value spellings), as the CLI prints it.
+    QStringList notes;
+    for (const std::string& note : data->notes) notes << QString::fromStdString(note);
+    m_datasetLabel->setText(tr("%1\n%2 rows x %3 columns, %4 layout%5%6")
                                 .arg(QString::fromStdString(data->source))
                                 .arg(data->rows)
                                 .arg(data->cols)
                                 .arg(QString::fromStdString(toString(data->layout)))
-                                .arg(data->hasTruth() ? tr(", with ground truth") : QString()));
+                                .arg(data->hasTruth() ? tr(", with ground truth") : QString())
+                                .arg(notes.isEmpty() ? QString() : "\n" + notes.join('\n')));
     const int rows = static_cast<int>(std::min<std::int64_t>(data->rows, kPreviewRows));
     const int cols = static_cast<int>(std::min<std::int64_t>(data->cols, kPreviewCols));
     m_rows->clear();

@@ -96,6 +96,7 @@ TEST_CASE("forwardFillAndDrop")
     REQUIRE_EQ(d.rowNames, (std::vector<std::string>{"AAA", "CCC"}));
     REQUIRE_EQ(d.cols, std::int64_t{7});
     REQUIRE_MESSAGE(hasNote(d, "forward-filled 2"), allNotes(d).c_str());
+    REQUIRE_MESSAGE(hasNote(d, "read as missing prices: empty cells x2, '#N/A' x1, 'N/A' x1, 'NA' x1, 'NaN' x1, 'null' x1"), allNotes(d).c_str());
     REQUIRE_MESSAGE((hasNote(d, "dropped 1 of 3 assets") && hasNote(d, "less than 70% of prices present: BBB (38%)")), allNotes(d).c_str());
     const auto expected = zscoredReturns({10, 11, 11, 11, 12, 13, 12, 14});
     for (int j = 0; j < 7; ++j) REQUIRE(std::fabs(d.row(0)[j] - expected[j]) < 1e-5);
