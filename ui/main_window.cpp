@@ -11,6 +11,7 @@
 #include "run_status.h"
 #include "wheel_guard.h"
 
+#include "engine/cluster/cluster_codec.h"
 #include "engine/data/dataset.h"
 
 #include <QAction>
@@ -218,6 +219,8 @@ void MainWindow::saveLayout()
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    // The Engine panel as it was left: a quant's usual k, mode and seed come back.
+    settings.setValue("engine/params", QString::fromStdString(codec::toJson(m_enginePanel->params()).dump()));
 }
 
 void MainWindow::restoreLayout()
@@ -225,6 +228,13 @@ void MainWindow::restoreLayout()
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+    const QString params = settings.value("engine/params").toString();
+    if (params.isEmpty()) return;
+    try {
+        m_enginePanel->setParams(codec::paramsFromJson(nlohmann::json::parse(params.toStdString())));
+    } catch (const std::exception&) {
+        // Settings from another version, or edited by hand: the defaults stay.
+    }
 }
 
 }  // namespace clusterdesk::ui

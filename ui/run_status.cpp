@@ -42,8 +42,9 @@ void RunStatus::refresh(const RunSeries& model, bool adaptGrow)
     const int n = static_cast<int>(its.size());
     if (model.finished()) {
         const RunOutcome& o = model.outcome();
+        // Empty again once the run is over: the label says how it ended.
         m_bar->setRange(0, 1);
-        m_bar->setValue(o.error.isEmpty() ? 1 : 0);
+        m_bar->setValue(0);
         if (!o.error.isEmpty()) m_label->setText(tr("Run failed"));
         else
             m_label->setText(tr("%1 after %2 iterations in %3 s: k=%4, inertia %5")

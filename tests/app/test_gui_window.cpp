@@ -272,6 +272,31 @@ private slots:
         QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("dataPanelDock")), Qt::LeftDockWidgetArea);
     }
 
+    void engineSettingsAreKeptBetweenSessions()
+    {
+        KMeansParams chosen;
+        chosen.k = 13;
+        chosen.mode = kernels::Mode::Exact;
+        chosen.seed = 42;
+        chosen.nInit = 5;
+        {
+            ui::MainWindow window;
+            window.show();
+            window.enginePanel().setParams(chosen);
+            window.close();
+        }
+        ui::MainWindow again;
+        again.show();
+        const KMeansParams restored = again.enginePanel().params();
+        QCOMPARE(restored.k, 13);
+        QVERIFY(restored.mode == kernels::Mode::Exact);
+        QCOMPARE(restored.seed, std::uint64_t{42});
+        QCOMPARE(restored.nInit, 5);
+        // Back to the defaults for the tests after this one.
+        again.enginePanel().setParams(KMeansParams{});
+        again.close();
+    }
+
     void closingDuringRunCancelsIt()
     {
         CLUSTERDESK_REQUIRE_TEST_HOOKS();
