@@ -178,8 +178,10 @@ void HistoryController::refresh()
             });
         });
     }
-    onStore(tr("Cannot list the runs in %1").arg(m_storePath), [this](store::RunStore& s) {
-        auto runs = std::make_shared<std::vector<store::RunInfo>>(s.listRuns());
+    store::RunFilter filter;
+    filter.includeDeleted = m_view->showsDeleted();
+    onStore(tr("Cannot list the runs in %1").arg(m_storePath), [this, filter](store::RunStore& s) {
+        auto runs = std::make_shared<std::vector<store::RunInfo>>(s.listRuns(filter));
         post([this, runs] {
             m_view->setRuns(std::move(*runs));
             emit refreshed();

@@ -25,6 +25,7 @@
 #include "ui/plots/power_plot.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -248,6 +249,19 @@ private slots:
         const auto listed = store::RunStore(m_db.toStdString()).listRuns(all);
         QCOMPARE(listed.size(), std::size_t(2));
         for (const store::RunInfo& run : listed) QCOMPARE(run.deleted, run.id == m_second.toStdString());
+
+        // Ticking Deleted lists it again, marked, and it can still be viewed.
+        auto* showDeleted = view().findChild<QCheckBox*>("showDeleted");
+        QVERIFY(showDeleted);
+        QVERIFY(waitRefreshed([&] { showDeleted->setChecked(true); }));
+        QCOMPARE(view().model().rowCount(), 2);
+        const int row = view().model().rowOf(m_second);
+        QVERIFY(row >= 0);
+        QVERIFY(view().model().index(row, 0).data().toString().endsWith("(deleted)"));
+        QVERIFY(view().selectRun(m_second));
+        QTRY_VERIFY_WITH_TIMEOUT(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount() > 0, 30000);
+        QVERIFY(waitRefreshed([&] { showDeleted->setChecked(false); }));
+        QCOMPARE(view().model().rowCount(), 1);
     }
 
     void cliRunAppearsAfterRefresh()

@@ -4,6 +4,7 @@
 #include "run_filter_proxy.h"
 #include "run_table_model.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -33,6 +34,9 @@ HistoryView::HistoryView(QWidget* parent)
     m_status = new QComboBox(this);
     m_status->addItem(tr("Any status"), QString());
     for (const char* status : {"ok", "failed", "cancelled", "running"}) m_status->addItem(status, QString(status));
+    m_showDeleted = new QCheckBox(tr("Deleted"), this);
+    m_showDeleted->setObjectName("showDeleted");
+    m_showDeleted->setToolTip(tr("Also list deleted runs (their records stay in the store's hash chain); they can be viewed and compared"));
     m_refresh = new QPushButton(tr("Refresh"), this);
     m_rerun = new QPushButton(tr("Re-run"), this);
     m_rerun->setToolTip(tr("Run the selected run again: same data, parameters, seed and topology"));
@@ -45,6 +49,7 @@ HistoryView::HistoryView(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_status);
+    bar->addWidget(m_showDeleted);
     bar->addWidget(m_refresh);
     bar->addWidget(m_rerun);
     bar->addWidget(m_compare);
@@ -88,6 +93,7 @@ HistoryView::HistoryView(QWidget* parent)
     layout->addWidget(m_detail);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &RunFilterProxy::setText);
+    connect(m_showDeleted, &QCheckBox::toggled, this, &HistoryView::refreshRequested);
     connect(m_status, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setStatus(m_status->currentData().toString()); });
     connect(m_refresh, &QPushButton::clicked, this, &HistoryView::refreshRequested);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryView::selectionChanged);
@@ -185,6 +191,11 @@ void HistoryView::confirmDelete()
             .arg(id.left(8)),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer == QMessageBox::Yes) emit deleteRequested(id);
+}
+
+bool HistoryView::showsDeleted() const
+{
+    return m_showDeleted->isChecked();
 }
 
 }  // namespace clusterdesk::ui

@@ -10,6 +10,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -39,6 +40,8 @@ public:
 
     RunTableModel& model() { return *m_model; }
     RunFilterProxy& proxy() { return *m_proxy; }
+    // Whether deleted runs are listed too ("Deleted" ticked).
+    bool showsDeleted() const;
     QTableView& table() { return *m_table; }
     LineageView& lineage() { return *m_lineage; }
     QPushButton& rerunButton() { return *m_rerun; }
@@ -66,6 +69,7 @@ private:
     LineageView* m_lineage = nullptr;
     QLineEdit* m_filter = nullptr;
     QComboBox* m_status = nullptr;
+    QCheckBox* m_showDeleted = nullptr;
     QLabel* m_detail = nullptr;
     QPushButton* m_refresh = nullptr;
     QPushButton* m_rerun = nullptr;
