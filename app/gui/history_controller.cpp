@@ -155,6 +155,7 @@ void HistoryController::prepare(RunJob& job)
         job.threads = m_pendingRerun->threads;
         job.parents = {{"run", m_pendingRerun->fromRunId, "run", "", "rerun", ""}};
     }
+    m_runningRerunOf = m_pendingRerun && m_pendingRerun->data == job.data ? QString::fromStdString(m_pendingRerun->fromRunId) : QString();
     m_pendingRerun.reset();
 }
 
@@ -185,6 +186,35 @@ void HistoryController::refresh()
         post([this, runs] {
             m_view->setRuns(std::move(*runs));
             emit refreshed();
+        });
+    });
+}
+
+void HistoryController::runRecorded(const QString& runId)
+{
+    refresh();
+    const QString original = std::exchange(m_runningRerunOf, QString());
+    if (original.isEmpty()) return;
+    onStore(tr("Cannot compare the re-run with %1").arg(shortId(original.toStdString())), [this, runId, original](store::RunStore& s) {
+        const store::RunRecord before = s.loadRun(original.toStdString());
+        const store::RunRecord after = s.loadRun(runId.toStdString());
+        QString message;
+        if (after.info.status != store::RunStatus::Ok) {
+            message = tr("The re-run of %1 did not finish (%2).").arg(shortId(before.info.id), QString::fromStdString(store::toString(after.info.status)));
+        } else if (before.labels.empty() || before.labels.size() != after.labels.size()) {
+            message = tr("The re-run of %1 cannot be compared: the original's labels are not stored.").arg(shortId(before.info.id));
+        } else if (before.labels == after.labels && before.centroids == after.centroids) {
+            message = tr("The re-run of %1 reproduced it bit for bit (labels and centroids).").arg(shortId(before.info.id));
+        } else {
+            const double ari = adjustedRandIndex(before.labels, after.labels);
+            message = after.info.mode == "exact"
+                          ? tr("The re-run of %1 did NOT reproduce it in exact mode: ARI %2 against the original.").arg(shortId(before.info.id)).arg(ari, 0, 'f', 6)
+                          : tr("The re-run of %1 (fast mode): ARI %2 against the original.").arg(shortId(before.info.id)).arg(ari, 0, 'f', 6);
+        }
+        post([this, message] {
+            m_view->setDetail(message);
+            m_window.statusBar()->showMessage(message, 15000);
+            emit rerunChecked(message);
         });
     });
 }
@@ -239,8 +269,9 @@ void HistoryController::rerun(const QString& runId)
             rerun.params.initialCentroids = record.initialCentroids;
         }
         post([this, rerun] {
+            // The Engine panel stays as the user left it: the re-run takes the record's
+            // parameters (prepare), not the panel's.
             if (m_window.dataset() != rerun.data) m_window.setDataset(rerun.data);
-            m_window.enginePanel().setParams(rerun.params);
             m_pendingRerun = rerun;
             m_view->setDetail(tr("Re-running %1 on %2.").arg(shortId(rerun.fromRunId), QString::fromStdString(rerun.topology)));
             emit rerunReady();

@@ -47,6 +47,9 @@ public:
 
 public slots:
     void refresh();
+    // A run of this window is in the store: the list refreshes, and a re-run is held
+    // to the run it repeats (rerunChecked says how it compares).
+    void runRecorded(const QString& runId);
     void showRun(const QString& runId);
     void rerun(const QString& runId);
     void deleteRun(const QString& runId);
@@ -64,6 +67,8 @@ signals:
     void rerunReady();
     void deleted(const QString& runId);
     void compared(const QString& first, const QString& second);
+    // A re-run against its original: "reproduced bit for bit", or the ARI of its labels.
+    void rerunChecked(const QString& message);
     void reportExported(const QString& path);
     void failed(const QString& message);
 
@@ -90,6 +95,7 @@ private:
     QThread m_thread;
     Worker* m_worker = nullptr;  // lives on m_thread
     std::optional<Rerun> m_pendingRerun;
+    QString m_runningRerunOf;  // the run the run in progress repeats, if it is a re-run
     bool m_warnedLost = false;  // what the store lost since this machine wrote it is shown once
 };
 

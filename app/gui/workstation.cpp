@@ -161,7 +161,7 @@ void Workstation::wireRun()
 void Workstation::wireHistory(const QString& storePath)
 {
     m_history = std::make_unique<HistoryController>(*m_window, storePath);
-    connect(m_controller, &RunController::recorded, m_history.get(), &HistoryController::refresh);
+    connect(m_controller, &RunController::recorded, m_history.get(), &HistoryController::runRecorded);
     connect(m_controller, &RunController::recordFailed, m_window.get(), &ui::MainWindow::showError);
     connect(m_history.get(), &HistoryController::rerunReady, this, &Workstation::startRun);
 }

@@ -127,11 +127,26 @@ private slots:
     {
         QVERIFY(view().selectRun(m_first));
         QVERIFY(view().rerunButton().isEnabled());
+        // The Engine panel holds something else: the re-run takes the record's parameters
+        // and leaves the panel alone.
+        KMeansParams elsewhere;
+        elsewhere.algorithm = Algorithm::AdaptGrow;
+        elsewhere.kMax = 9;
+        m_station->window().enginePanel().setParams(elsewhere);
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
+        QSignalSpy checked(m_station->history(), &HistoryController::rerunChecked);
         QVERIFY(waitRefreshed([&] {
             view().rerunButton().click();
             QVERIFY(finished.wait(60000));
         }));
+        QVERIFY(m_station->window().enginePanel().params().algorithm == Algorithm::AdaptGrow);
+        QCOMPARE(m_station->window().enginePanel().params().kMax, 9);
+        // Fast mode on the same machine: the window reports the ARI against the original.
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 30000);
+        const QString message = checked.front().front().toString();
+        QVERIFY2(message.contains("reproduced it bit for bit") || message.contains("ARI 1.000000"), qPrintable(message));
+        QVERIFY2(view().detail() == message, qPrintable(view().detail()));
+        m_station->window().enginePanel().setParams(KMeansParams{});
         QCOMPARE(view().model().rowCount(), 2);
         store::RunStore runs(m_db.toStdString());
         const std::vector<store::RunInfo> listed = runs.listRuns();
