@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QPushButton>
 
 #include <numeric>
@@ -175,11 +176,9 @@ private slots:
         Workstation station;
         station.window().show();
         ui::DataPanel& panel = station.window().dataPanel();
-        auto* load = panel.findChild<QPushButton*>("loadFile");
-        panel.chooseFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);  // the preview arrived
+        // Choosing the file loads it: no second step.
         QSignalSpy failed(&station, &Workstation::loadFailed);
-        load->click();
+        panel.chooseFile(path);
         QVERIFY(failed.wait(10000));
         const QString message = station.window().errorBanner().message();
         QVERIFY2(message.contains("bad.csv") && message.contains("line 3") && message.contains("column 3") &&
@@ -204,13 +203,18 @@ private slots:
         Workstation station;
         station.window().show();
         ui::DataPanel& panel = station.window().dataPanel();
-        auto* load = panel.findChild<QPushButton*>("loadFile");
-        panel.chooseFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);
+        // Through the Open dialog, as a user does: choosing the file loads it.
         QSignalSpy ready(&station, &Workstation::datasetReady);
-        load->click();
+        panel.findChild<QPushButton*>("openFile")->click();
+        auto* dialog = panel.findChild<QFileDialog*>("openDataDialog");
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 10000);
+        dialog->selectFile(path);
+        QMetaObject::invokeMethod(dialog, "accept");  // what Open does
         QVERIFY(ready.wait(10000));
+        QCOMPARE(station.window().dataset()->source, path.toStdString());
         const QString text = panel.findChild<QLabel*>("datasetLabel")->text();
+        QVERIFY2(text.startsWith("Run will use: " + path), qPrintable(text));
         QVERIFY2(text.contains("read as missing prices: '#N/A' x1, 'NA' x2") && text.contains("forward-filled 3 missing prices"), qPrintable(text));
     }
 
@@ -231,21 +235,18 @@ private slots:
         auto* load = panel.findChild<QPushButton*>("loadFile");
         auto* cancel = panel.findChild<QPushButton*>("cancelLoad");
         auto* progress = panel.findChild<QProgressBar*>("loadProgress");
-        panel.chooseFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(load->isEnabled(), 10000);
-        QVERIFY(station.window().findChild<QLabel*>("detectedLayout")->text().contains("matrix"));
-
-        // Loaded to the end: the bar moved on the way.
+        // Chosen, so loaded to the end: the bar moved on the way.
         QSignalSpy ready(&station, &Workstation::datasetReady);
         QSignalSpy moved(progress, &QProgressBar::valueChanged);
-        load->click();
-        QVERIFY(progress->isVisible() && cancel->isVisible());
+        panel.chooseFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(progress->isVisible() && cancel->isVisible(), 10000);
+        QVERIFY(station.window().findChild<QLabel*>("detectedLayout")->text().contains("matrix"));
         QVERIFY(ready.wait(60000));
         QVERIFY(moved.count() >= 2);
         QCOMPARE(station.window().dataset()->rows, 200000);
         QVERIFY(!progress->isVisible());
 
-        // Cancelled right away: the loader stops at its first progress report.
+        // Reloaded and cancelled right away: the loader stops at its first progress report.
         QVERIFY(load->isEnabled());
         load->click();
         cancel->click();

@@ -93,8 +93,10 @@ DataPanel::DataPanel(QWidget* parent)
     m_fileLines->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_fileLines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_fileLines->setMaximumHeight(64);
-    m_load = new QPushButton(tr("Load"), fileBox);
+    // Choosing a file loads it; this loads it again, e.g. with another return window.
+    m_load = new QPushButton(tr("Reload"), fileBox);
     m_load->setObjectName("loadFile");
+    m_load->setToolTip(tr("Load the chosen file again with the options above (the file loads as soon as it is chosen)"));
     m_load->setEnabled(false);
     connect(m_load, &QPushButton::clicked, this, [this] { emit loadRequested(m_previewPath, m_returnWindow->value()); });
     auto* windowRow = new QHBoxLayout;
@@ -121,7 +123,7 @@ DataPanel::DataPanel(QWidget* parent)
     progressRow->addWidget(m_cancelLoad);
     layout->addLayout(progressRow);
 
-    m_datasetLabel = new QLabel(tr("No dataset loaded"), this);
+    m_datasetLabel = new QLabel(tr("Run will use: nothing yet (generate a demo or choose a file)"), this);
     m_datasetLabel->setObjectName("datasetLabel");
     m_datasetLabel->setWordWrap(true);
     layout->addWidget(m_datasetLabel);
@@ -169,6 +171,8 @@ void DataPanel::showPreview(const FilePreview& preview)
     m_layoutLabel->setText(tr("Detected: %1 (%2)").arg(preview.source, preview.holds));
     m_fileLines->setPlainText(preview.firstLines.join('\n'));
     m_load->setEnabled(true);
+    // One step: a file chosen (dialog or drop) and readable is the file Run will use.
+    emit loadRequested(m_previewPath, m_returnWindow->value());
 }
 
 void DataPanel::setLoading(bool loading, bool cancellable)
@@ -193,7 +197,7 @@ void DataPanel::showDataset(std::shared_ptr<const Dataset> data)
     // What loading did (forward-fills, dropped assets, missing-value spellings), as the CLI prints it.
     QStringList notes;
     for (const std::string& note : data->notes) notes << QString::fromStdString(note);
-    m_datasetLabel->setText(tr("%1\n%2 rows x %3 columns, %4 layout%5%6")
+    m_datasetLabel->setText(tr("Run will use: %1\n%2 rows x %3 columns, %4 layout%5%6")
                                 .arg(QString::fromStdString(data->source))
                                 .arg(data->rows)
                                 .arg(data->cols)
