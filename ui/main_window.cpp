@@ -13,12 +13,14 @@
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/data/dataset.h"
+#include "engine/report/report_content.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -141,6 +143,18 @@ void MainWindow::createActions()
     view->setObjectName("viewMenu");
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName("helpMenu");
+    auto* shortcuts = help->addAction(tr("&Keyboard shortcuts"));
+    shortcuts->setObjectName("shortcutsAction");
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    connect(shortcuts, &QAction::triggered, this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+    });
+    auto* about = help->addAction(tr("&About ClusterDesk"));
+    about->setObjectName("aboutAction");
+    connect(about, &QAction::triggered, this, [this] { QMessageBox::about(this, tr("About ClusterDesk"), aboutText()); });
+
     QToolBar* toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName("runToolbar");
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -212,6 +226,30 @@ void MainWindow::closeEvent(QCloseEvent* event)
     emit closing();
     saveLayout();
     event->accept();
+}
+
+QString MainWindow::aboutText() const
+{
+    // The versions a bug report needs, the same the reports print.
+    QString text = tr("<p><b>ClusterDesk</b>: clustering workstation for quants, exact answers on every topology.</p><table>");
+    for (const auto& [name, value] : report::exportEnvironment())
+        text += "<tr><td>" + QString::fromStdString(name).toHtmlEscaped() + "</td><td>" + QString::fromStdString(value).toHtmlEscaped() + "</td></tr>";
+    text += "<tr><td>Qt</td><td>" + QString::fromLatin1(qVersion()) + "</td></tr></table>";
+    return text;
+}
+
+QString MainWindow::shortcutsText() const
+{
+    // Read from the actions themselves, so the list never drifts from what the keys do.
+    QStringList lines;
+    for (const QAction* action : findChildren<QAction*>()) {
+        if (action->shortcuts().isEmpty() || action->text().isEmpty()) continue;
+        QStringList keys;
+        for (const QKeySequence& key : action->shortcuts()) keys << key.toString(QKeySequence::NativeText);
+        lines << QString("%1\t%2").arg(keys.join(", "), QString(action->text()).remove('&'));
+    }
+    lines.sort();
+    return lines.join('\n');
 }
 
 void MainWindow::saveLayout()

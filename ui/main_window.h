@@ -41,6 +41,8 @@ public:
     ~MainWindow() override;
 
     void addTab(QWidget* page, const QString& title);
+    QString aboutText() const;      // Help > About: versions of ClusterDesk, Qt, OpenBLAS, CUDA
+    QString shortcutsText() const;  // Help > Keyboard shortcuts: every action's keys
     QDockWidget* addPanel(QWidget* panel, const QString& title, Qt::DockWidgetArea area = Qt::LeftDockWidgetArea);
 
     RunSet& runs() { return m_runs; }
@@ -83,6 +85,7 @@ private:
     void createActions();
     void refreshVisible();
     void saveLayout();
+
     void restoreLayout();
 
     RunSet m_runs;

@@ -18,6 +18,8 @@
 #include <QSpinBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QElapsedTimer>
@@ -271,6 +273,17 @@ private slots:
         again.show();
         QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("topologyPanelDock")), Qt::RightDockWidgetArea);
         QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("dataPanelDock")), Qt::LeftDockWidgetArea);
+    }
+
+    void helpSaysVersionsAndShortcuts()
+    {
+        ui::MainWindow window;
+        QVERIFY(window.menuBar()->findChild<QMenu*>("helpMenu"));
+        const QString about = window.aboutText();
+        for (const QString& part : {QString("ClusterDesk"), QString("OpenBLAS"), QString("GPUs (CUDA)"), QString("Qt</td><td>") + qVersion()})
+            QVERIFY2(about.contains(part), qPrintable(about));
+        const QString keys = window.shortcutsText();
+        QVERIFY2(keys.contains("Ctrl+R, F5\tRun") && keys.contains("Ctrl+E\tExport report..."), qPrintable(keys));
     }
 
     void engineSettingsAreKeptBetweenSessions()

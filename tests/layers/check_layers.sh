@@ -22,6 +22,8 @@ forbid engine/data 'engine/(cluster|exec|store|session|telemetry)|\.\./(cluster|
 forbid engine/cluster 'engine/(exec|store|session)|\.\./(exec|store|session)/' "clustering sits below execution and the store"
 forbid engine/store 'engine/(exec|session)|\.\./(exec|session)/' "the store sits below execution: one codec below both serves them"
 forbid engine/exec 'engine/(store|session)|\.\./(store|session)/' "execution knows nothing of the store"
+forbid engine/catalog 'engine/(data|cluster|exec|store|session|telemetry|whatif)|\.\./(data|cluster|exec|store|session|telemetry|whatif)/' "the hardware catalog is below everything that reads it"
+forbid engine/whatif 'engine/(store|session)|\.\./(store|session)/' "the what-if model knows nothing of the store: the session hands it measured runs"
 forbid ui 'app/' "the UI never includes the apps"
 if ((status == 0)); then echo "layers: every include points down"; fi
 exit $status
