@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "error_banner.h"
+#include "members/members_view.h"
 #include "panels/data_panel.h"
 #include "panels/engine_panel.h"
 #include "panels/topology_panel.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_live = &m_runs.add("live", tr("this run"));
     addTab(new ClustersPlot(m_tabs), tr("Clusters"));
+    m_members = new MembersView(m_tabs);
+    m_tabs->addTab(m_members, tr("Members"));
     addTab(new EvolutionPlot(m_tabs), tr("Evolution"));
     addTab(new LatencyPlot(m_tabs), tr("Latency"));
     addTab(new PowerPlot(m_tabs), tr("Power"));
@@ -119,6 +122,12 @@ void MainWindow::createActions()
     m_exportReport->setToolTip(tr("A report of the runs selected in History, as HTML or PDF (Ctrl+E)"));
     connect(m_exportReport, &QAction::triggered, this, &MainWindow::exportReportRequested);
     fileMenu->addAction(m_exportReport);
+    auto* exportMembers = new QAction(tr("Export &members..."), this);
+    exportMembers->setObjectName("exportMembersAction");
+    exportMembers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    exportMembers->setToolTip(tr("Every asset of the clustering shown, with its cluster, as CSV (Ctrl+M)"));
+    connect(exportMembers, &QAction::triggered, m_members, &MembersView::exportRequested);
+    fileMenu->addAction(exportMembers);
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_run = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run"), this);

@@ -29,6 +29,7 @@ namespace clusterdesk::ui {
 
 class DataPanel;
 class EnginePanel;
+class MembersView;
 class ErrorBanner;
 class PlotView;
 class RunStatus;
@@ -49,6 +50,7 @@ public:
     RunSeries& liveRun() { return *m_live; }
     DataPanel& dataPanel() { return *m_dataPanel; }
     EnginePanel& enginePanel() { return *m_enginePanel; }
+    MembersView& membersView() { return *m_members; }
     TopologyPanel& topologyPanel() { return *m_topologyPanel; }
     QTabWidget& tabs() { return *m_tabs; }
     ErrorBanner& errorBanner() { return *m_errors; }
@@ -96,6 +98,7 @@ private:
     RunStatus* m_status = nullptr;
     DataPanel* m_dataPanel = nullptr;
     EnginePanel* m_enginePanel = nullptr;
+    MembersView* m_members = nullptr;
     TopologyPanel* m_topologyPanel = nullptr;
     std::vector<PlotView*> m_plots;
     QTimer* m_redraw = nullptr;

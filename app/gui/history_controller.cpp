@@ -14,6 +14,7 @@
 #include "ui/history/history_view.h"
 #include "ui/history/lineage_view.h"
 #include "ui/main_window.h"
+#include "ui/members/members_view.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/engine_panel.h"
 
@@ -39,26 +40,32 @@ std::shared_ptr<const Dataset> datasetOf(const store::RunInfo& run, const std::s
     return std::make_shared<const Dataset>(session::openRecordedDataset(run));
 }
 
-// The Clusters graph of a recorded run, or why there is none.
-std::pair<std::optional<ui::ClusterProjection>, QString> projectionOf(const store::RunRecord& record,
-                                                                     const std::shared_ptr<const Dataset>& current)
+// The Clusters graph and the Members table of a recorded run, or why there are none.
+struct StoredClusters {
+    std::optional<ui::ClusterProjection> projection;
+    std::shared_ptr<const report::Membership> members;
+    QString why;
+};
+
+StoredClusters clustersOf(const store::RunRecord& record, const std::shared_ptr<const Dataset>& current)
 {
     if (record.labels.empty())
-        return {std::nullopt, record.artifactsCollected ? QObject::tr("its labels were removed by garbage collection")
-                                                        : QObject::tr("it ended %1 without labels")
-                                                              .arg(QString::fromStdString(store::toString(record.info.status)))};
+        return {std::nullopt, nullptr,
+                record.artifactsCollected ? QObject::tr("its labels were removed by garbage collection")
+                                          : QObject::tr("it ended %1 without labels").arg(QString::fromStdString(store::toString(record.info.status)))};
     try {
         const std::shared_ptr<const Dataset> data = datasetOf(record.info, current);
         if (static_cast<std::int64_t>(record.labels.size()) != data->rows)
-            return {std::nullopt, QObject::tr("it labelled %1 rows, the dataset has %2").arg(record.labels.size()).arg(data->rows)};
+            return {std::nullopt, nullptr, QObject::tr("it labelled %1 rows, the dataset has %2").arg(record.labels.size()).arg(data->rows)};
         ClusterResult result;
         result.k = record.k;
         result.cols = record.cols;
         result.centroids = record.centroids;
         result.labels = record.labels;
-        return {projectClusters(*data, result), QString()};
+        return {projectClusters(*data, result),
+                std::make_shared<const report::Membership>(report::membershipOf(*data, record.labels, record.centroids, record.k)), QString()};
     } catch (const std::exception& e) {
-        return {std::nullopt, QString::fromStdString(e.what())};
+        return {std::nullopt, nullptr, QString::fromStdString(e.what())};
     }
 }
 
@@ -228,15 +235,16 @@ void HistoryController::showRun(const QString& runId)
     m_view->setDetail(tr("Loading run %1...").arg(runId.left(8)));
     onStore(tr("Cannot load run %1").arg(runId.left(8)), [this, runId, current = m_window.dataset()](store::RunStore& s) {
         auto record = std::make_shared<store::RunRecord>(s.loadRun(runId.toStdString()));
-        auto [projection, why] = projectionOf(*record, current);
-        record->labels = {};  // the window needs only the projection
-        post([this, runId, record, projection = std::move(projection), why] {
+        auto [projection, members, why] = clustersOf(*record, current);
+        record->labels = {};  // the window needs only the projection and the members
+        post([this, runId, record, projection = std::move(projection), members = std::move(members), why] {
             m_view->lineage().showRun(record->info, record->lineage);
             if (m_window.liveRun().running()) {
                 m_view->setDetail(tr("A run is in progress: select run %1 again when it has ended to see its graphs.").arg(runId.left(8)));
                 return;
             }
             replayRun(m_window.liveRun(), *record, projection);
+            m_window.membersView().setMembership(members, tr("Run %1").arg(shortId(record->info.id)));
             m_window.refreshAll();
             QString detail = tr("Run %1 (%2, %3 iterations) loaded from the store.")
                                  .arg(shortId(record->info.id), QString::fromStdString(store::toString(record->info.status)))

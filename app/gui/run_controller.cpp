@@ -121,6 +121,8 @@ void RunController::run(const RunJob& job)
         outcome.backend = QString::fromStdString(result.report.backend);
         outcome.power = result.power.value_or(PowerSummary{});
         emit projected(projectClusters(*job.data, r));
+        if (!r.labels.empty())
+            emit membersReady(std::make_shared<const report::Membership>(report::membershipOf(*job.data, r.labels, r.centroids, r.k)));
     } catch (const Cancelled&) {
         outcome.cancelled = true;
     } catch (const DataError& e) {

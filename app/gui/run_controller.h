@@ -10,6 +10,7 @@
 #include "engine/cluster/params.h"
 #include "engine/data/dataset.h"
 #include "engine/exec/pool_launcher.h"
+#include "engine/report/membership.h"
 #include "engine/store/run_store.h"
 #include "ui/run_model.h"
 
@@ -55,6 +56,8 @@ signals:
     void iterationDone(const clusterdesk::IterationStats& stats);
     void powerSampled(const clusterdesk::ui::PowerBatch& batch);
     void projected(const clusterdesk::ui::ClusterProjection& projection);
+    // Every row's cluster and distance to its centroid, for the Members tab.
+    void membersReady(std::shared_ptr<const clusterdesk::report::Membership> members);
     void finished(const clusterdesk::ui::RunOutcome& outcome);
     // The run is in the store (emitted before finished), or could not be recorded.
     void recorded(const QString& runId);

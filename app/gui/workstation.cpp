@@ -4,7 +4,11 @@
 #include "history_controller.h"
 #include "pool_probe.h"
 
+#include "engine/core/output_file.h"
+#include "engine/report/membership.h"
 #include "kernels/backend_registry.h"
+#include "ui/file_dialog.h"
+#include "ui/members/members_view.h"
 #include "ui/error_banner.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/engine_panel.h"
@@ -12,6 +16,7 @@
 #include "ui/panels/topology_panel.h"
 
 #include <QAction>
+#include <QFileDialog>
 #include <QStatusBar>
 
 namespace clusterdesk::gui {
@@ -26,6 +31,7 @@ void registerMetaTypes()
     qRegisterMetaType<ui::FilePreview>();
     qRegisterMetaType<std::shared_ptr<const Dataset>>();
     qRegisterMetaType<RunJob>();
+    qRegisterMetaType<std::shared_ptr<const report::Membership>>();
 }
 
 // "GPU 0 NVIDIA H200, 140 GiB" per usable device, or the reason there is none. Loads
@@ -149,6 +155,10 @@ void Workstation::wireRun()
     connect(m_controller, &RunController::iterationDone, &w.liveRun(), &ui::RunSeries::addIteration);
     connect(m_controller, &RunController::powerSampled, &w.liveRun(), &ui::RunSeries::addPower);
     connect(m_controller, &RunController::projected, &w.liveRun(), &ui::RunSeries::setProjection);
+    connect(m_controller, &RunController::membersReady, this, [this](std::shared_ptr<const report::Membership> members) {
+        m_window->membersView().setMembership(std::move(members), tr("This run (%1)").arg(m_window->liveRun().name()));
+    });
+    connect(&w.membersView(), &ui::MembersView::exportRequested, this, &Workstation::chooseMembersFile);
     connect(m_controller, &RunController::finished, this, [this](const ui::RunOutcome& outcome) {
         m_running = false;
         m_window->setRunning(false);
@@ -192,6 +202,37 @@ void Workstation::startRun()
     m_window->liveRun().beginRun(job.data->rows, job.params.maxIterations);
     m_controller->resetCancel();
     QMetaObject::invokeMethod(m_controller, [controller = m_controller, job] { controller->run(job); });
+}
+
+void Workstation::chooseMembersFile()
+{
+    if (!m_window->membersView().model().membership()) {
+        m_window->showError(tr("No clustering to export yet: run one, or select a run in History"));
+        return;
+    }
+    auto* dialog = ui::makeFileDialog(m_window.get(), tr("Export members"), tr("CSV (*.csv)"));
+    dialog->setObjectName("exportMembersDialog");
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix("csv");
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& path) { exportMembers(path); });
+    dialog->open();
+}
+
+bool Workstation::exportMembers(const QString& path)
+{
+    try {
+        // The dataset a member list came from is never overwritten by it.
+        std::vector<ProtectedFile> keep;
+        if (const auto data = m_window->dataset(); data && !isGenerated(data->spec)) keep.push_back({data->spec.location, "the loaded data"});
+        checkOutputPath("Export members", path.toStdString(), keep);
+        writeFileReplacing(path.toStdString(), m_window->membersView().model().toCsv().toStdString());
+    } catch (const std::exception& e) {
+        m_window->showError(tr("Members not exported: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    m_window->statusBar()->showMessage(tr("Members written to %1").arg(path), 10000);
+    return true;
 }
 
 void Workstation::cancelRun()

@@ -37,10 +37,15 @@ public:
 
     // Generates a demo on the data thread; datasetReady() or an error follows.
     void loadDemo(const QString& spec);
+    // Writes the Members table as CSV to path (checked, through a temporary file); false,
+    // with the error shown, when it cannot.
+    bool exportMembers(const QString& path);
 
 public slots:
     void startRun();
     void cancelRun();
+    // File > Export members: asks where, then exportMembers.
+    void chooseMembersFile();
 
 signals:
     void datasetReady();

@@ -5,6 +5,7 @@
 #include "gui_test_support.h"
 
 #include "ui/error_banner.h"
+#include "ui/members/members_view.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/engine_panel.h"
 #include "ui/plots/clusters_plot.h"
@@ -18,6 +19,7 @@
 #include <QSpinBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -26,6 +28,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
 
 #include <numeric>
 
@@ -94,6 +98,48 @@ private slots:
         // CSV: a header and one line per iteration.
         QCOMPARE(evolution->csv().trimmed().split('\n').size(), iterations + 1);
         QCOMPARE(latency->csv().trimmed().split('\n').size(), iterations + 1);
+    }
+
+    void membersTabListsEveryAssetAndExports()
+    {
+        Workstation station;
+        station.window().show();
+        QVERIFY(test::loadDemo(station, "market"));
+        const auto outcome = test::runToEnd(station);
+        QVERIFY(outcome && outcome->error.isEmpty());
+        ui::MembersView& members = station.window().membersView();
+        QTRY_COMPARE_WITH_TIMEOUT(members.model().rowCount(), 500, 10000);
+        QCOMPARE(members.proxy().rowCount(), 500);
+        // Names, clusters within k, the market demo's returns per cluster.
+        const QAbstractItemModel& table = members.proxy();
+        QVERIFY(table.index(0, ui::MemberTableModel::Name).data().toString().startsWith("S"));
+        for (int row = 0; row < table.rowCount(); ++row) {
+            const int cluster = table.index(row, ui::MemberTableModel::Cluster).data().toInt();
+            QVERIFY(cluster >= 0 && cluster < outcome->k);
+        }
+        QVERIFY(table.index(0, ui::MemberTableModel::MeanReturn).data().toString().endsWith("%"));
+        // Filtered by a name, then by a cluster number.
+        auto* filter = members.findChild<QLineEdit*>("membersFilter");
+        filter->setText("S03_");
+        QVERIFY(members.proxy().rowCount() > 0 && members.proxy().rowCount() < 500);
+        for (int row = 0; row < members.proxy().rowCount(); ++row)
+            QVERIFY(table.index(row, ui::MemberTableModel::Name).data().toString().contains("S03_"));
+        filter->setText("2");
+        QCOMPARE(qlonglong(members.proxy().rowCount()), qlonglong(outcome->sizes[2]));
+        filter->clear();
+        // Exported with the assets' names, one line per asset.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("members.csv");
+        QVERIFY(station.exportMembers(path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.front(), QByteArray("id,cluster,distance,cluster_size,cluster_mean_return,cluster_volatility"));
+        QCOMPARE(lines.size(), 502);  // header, 500 assets, the final newline
+        QVERIFY(lines[1].startsWith("S"));
+        // A folder is not a file: refused with the reason, nothing crashes.
+        QVERIFY(!station.exportMembers(dir.path()));
+        QVERIFY(station.window().errorBanner().message().contains("Members not exported"));
     }
 
     void restartsAreSetInTheEnginePanel()
@@ -241,9 +287,8 @@ private slots:
         QSignalSpy ready(&station, &Workstation::datasetReady);
         QSignalSpy moved(progress, &QProgressBar::valueChanged);
         panel.chooseFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(progress->isVisible() && cancel->isVisible(), 10000);
-        QVERIFY(station.window().findChild<QLabel*>("detectedLayout")->text().contains("matrix"));
         QVERIFY(ready.wait(60000));
+        QVERIFY(station.window().findChild<QLabel*>("detectedLayout")->text().contains("matrix"));
         QVERIFY(moved.count() >= 2);
         QCOMPARE(station.window().dataset()->rows, 200000);
         QVERIFY(!progress->isVisible());
@@ -251,6 +296,7 @@ private slots:
         // Reloaded and cancelled right away: the loader stops at its first progress report.
         QVERIFY(load->isEnabled());
         load->click();
+        QVERIFY(progress->isVisible() && cancel->isVisible());
         cancel->click();
         QTRY_VERIFY_WITH_TIMEOUT(!progress->isVisible(), 60000);
         QCOMPARE(ready.count(), 1);  // no second dataset arrived
