@@ -1,6 +1,7 @@
 #include "run_status.h"
 
 #include "run_series.h"
+#include "units.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -47,10 +48,10 @@ void RunStatus::refresh(const RunSeries& model, bool adaptGrow)
         m_bar->setValue(0);
         if (!o.error.isEmpty()) m_label->setText(tr("Run failed"));
         else
-            m_label->setText(tr("%1 after %2 iterations in %3 s: k=%4, inertia %5")
+            m_label->setText(tr("%1 after %2 iterations in %3: k=%4, inertia %5")
                                  .arg(o.cancelled ? tr("Cancelled") : (o.converged ? tr("Converged") : tr("Stopped at max iterations")))
                                  .arg(o.iterations)
-                                 .arg(o.seconds, 0, 'f', 2)
+                                 .arg(formatSeconds(o.seconds))
                                  .arg(o.k)
                                  .arg(o.inertia, 0, 'g', 6));
         return;

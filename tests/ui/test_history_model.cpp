@@ -47,9 +47,9 @@ private slots:
         // Text would put "10" before "9"; the failed run has no k and comes first.
         QCOMPARE(column(RunTableModel::K), QStringList({"", "9", "10"}));
         m_proxy->sort(RunTableModel::Energy, Qt::DescendingOrder);
-        QCOMPARE(column(RunTableModel::Energy), QStringList({"100.0", "12.5", ""}));
+        QCOMPARE(column(RunTableModel::Energy), QStringList({"100 J", "12.5 J", ""}));
         m_proxy->sort(RunTableModel::Duration, Qt::AscendingOrder);
-        QCOMPARE(column(RunTableModel::Duration), QStringList({"", "0.50", "3.00"}));
+        QCOMPARE(column(RunTableModel::Duration), QStringList({"", "500 ms", "3 s"}));
     }
 
     void filterMatchesAnyColumnAndFullId()

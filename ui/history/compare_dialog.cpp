@@ -1,5 +1,7 @@
 #include "compare_dialog.h"
 
+#include "ui/units.h"
+
 #include "../plots/evolution_plot.h"
 
 #include <QHeaderView>
@@ -87,7 +89,7 @@ void CompareDialog::showRuns(const store::RunInfo& a, const store::RunInfo& b, s
     add(tr("Topology"), [](const store::RunInfo& r) { return text(r.topology); });
     add(tr("Threads"), [](const store::RunInfo& r) { return QString::number(r.threads); });
     add(tr("Backend"), [](const store::RunInfo& r) { return text(r.backend); });
-    add(tr("Energy (J)"), [](const store::RunInfo& r) { return r.energyJ ? QString::number(*r.energyJ, 'f', 1) : QString(); });
+    add(tr("Energy"), [](const store::RunInfo& r) { return r.energyJ ? formatJoules(*r.energyJ) : QString(); });
     add(tr("Host"), [](const store::RunInfo& r) { return text(r.host); });
     add(tr("Engine"), [](const store::RunInfo& r) { return text(r.engineVersion + " " + r.gitCommit); });
     // Every parameter and metric either run has, in a stable order.

@@ -1,5 +1,7 @@
 #include "run_table_model.h"
 
+#include "ui/units.h"
+
 #include "engine/data/source_spec.h"
 
 #include <QBrush>
@@ -105,8 +107,8 @@ QVariant RunTableModel::display(const store::RunInfo& run, const Measures& m, in
     case K: return m.hasK ? QVariant(static_cast<int>(m.k)) : QVariant();
     case Mode: return QString::fromStdString(run.mode);
     case Topology: return QString::fromStdString(run.topology);
-    case Duration: return m.hasSeconds ? QVariant(QString::number(m.seconds, 'f', 2)) : QVariant();
-    case Energy: return run.energyJ ? QVariant(QString::number(*run.energyJ, 'f', 1)) : QVariant();
+    case Duration: return m.hasSeconds ? QVariant(formatSeconds(m.seconds)) : QVariant();
+    case Energy: return run.energyJ ? QVariant(formatJoules(*run.energyJ)) : QVariant();
     case Inertia: return m.hasInertia ? QVariant(QString::number(m.inertia, 'g', 6)) : QVariant();
     case Ari: return m.hasAri ? QVariant(QString::number(m.ari, 'f', 4)) : QVariant();
     case Started: return QString::fromStdString(run.startedAt).replace('T', ' ').left(19);
@@ -157,7 +159,7 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* const titles[ColumnCount] = {"Status", "Dataset",  "Algorithm", "k",   "Mode",    "Topology",
-                                                    "Time (s)", "Energy (J)", "Inertia",   "ARI", "Started", "Run"};
+                                                    "Time", "Energy", "Inertia",   "ARI", "Started", "Run"};
     return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
 }
 
