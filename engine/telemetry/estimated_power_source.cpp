@@ -62,7 +62,7 @@ EstimatedCpuPowerSource::EstimatedCpuPowerSource(std::filesystem::path procStat,
     m_lastSeconds = nowSeconds();
     const std::string cpu = cpuModelName(cpuinfo);
     m_model = cpuPowerModel(cpu, threads);
-    m_device = "cpu (" + (cpu.empty() ? std::string("unknown model") : cpu) + ", " + std::to_string(threads) + " threads)";
+    m_device = "cpu (" + (cpu.empty() ? std::string("unknown model") : cpu) + ", " + std::to_string(threads) + " hardware threads)";
 }
 
 // The aggregate "cpu" line: user nice system idle iowait irq softirq steal ...; guest

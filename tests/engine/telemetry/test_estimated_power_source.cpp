@@ -109,7 +109,7 @@ TEST_CASE("utilisationFromStatDeltas")
     writeFile(cpuinfo, "processor\t: 0\nmodel name\t: Imaginary CPU 9000\n");
     writeFile(stat, "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\ncpu1 50 0 50 400 0 0 0 0 0 0\nintr 1\n");
     clusterdesk::EstimatedCpuPowerSource source(stat, cpuinfo);
-    REQUIRE_EQ(source.device(), std::string("cpu (Imaginary CPU 9000, 2 threads)"));
+    REQUIRE_EQ(source.device(), std::string("cpu (Imaginary CPU 9000, 2 hardware threads)"));
     REQUIRE_EQ(source.model().tdpWatts, 30.0);
     // +100 busy (user 60, system 40), +100 idle.
     writeFile(stat, "cpu  160 0 140 900 0 0 0 0 0 0\ncpu0 80 0 70 450 0 0 0 0 0 0\ncpu1 80 0 70 450 0 0 0 0 0 0\nintr 1\n");
