@@ -1,8 +1,11 @@
 #include "screenshot.h"
 
+#include "compare_controller.h"
 #include "history_controller.h"
 #include "workstation.h"
 
+#include "ui/compare/compare_view.h"
+#include "ui/compare/topology_picker.h"
 #include "ui/history/history_view.h"
 #include "ui/history/run_filter_proxy.h"
 #include "ui/history/run_table_model.h"
@@ -98,6 +101,29 @@ QString showRecordedRun(HistoryController& history, int timeoutMs)
     return problem;
 }
 
+// The Compare tab filled by a quick comparison of the demo: three topologies measured
+// here and two modeled, so the picture shows both kinds of bar. Returns what went
+// wrong, or an empty string.
+QString fillComparison(CompareController& compare, int timeoutMs)
+{
+    const QStringList topologies = {"host@1", "host", "shards:2", "model:h200", "model:h200x8"};
+    compare.view().picker().select(topologies);
+    QEventLoop loop;
+    QString problem = "the comparison did not finish in time";
+    QObject::connect(&compare, &CompareController::finished, &loop, [&] {
+        problem.clear();
+        loop.quit();
+    });
+    QObject::connect(&compare, &CompareController::failed, &loop, [&](const QString& message) {
+        problem = message;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    compare.start(topologies);
+    loop.exec();
+    return problem;
+}
+
 }  // namespace
 
 int writeScreenshots(const ScreenshotRequest& request)
@@ -130,7 +156,14 @@ int writeScreenshots(const ScreenshotRequest& request)
         std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
         return 4;
     }
-    if (request.tab.compare("all", Qt::CaseInsensitive) != 0)
+    const bool all = request.tab.compare("all", Qt::CaseInsensitive) == 0;
+    if (all || request.tab.compare("compare", Qt::CaseInsensitive) == 0) {
+        if (const QString problem = fillComparison(station.compare(), kTimeoutMs); !problem.isEmpty()) {
+            std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
+            return 4;
+        }
+    }
+    if (!all)
         return saveTab(window, request.tab, request.path) ? 0 : 2;
     if (!QDir().mkpath(request.path)) {
         std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));

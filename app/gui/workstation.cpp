@@ -1,5 +1,6 @@
 #include "workstation.h"
 
+#include "compare_controller.h"
 #include "data_loader.h"
 #include "history_controller.h"
 #include "pool_probe.h"
@@ -77,6 +78,7 @@ Workstation::Workstation(const QString& storePath)
     wirePoolProbe();
     detectGpus();
     if (!storePath.isEmpty()) wireHistory(storePath);
+    wireCompare(storePath);
 }
 
 Workstation::~Workstation()
@@ -164,6 +166,13 @@ void Workstation::wireHistory(const QString& storePath)
     connect(m_controller, &RunController::recorded, m_history.get(), &HistoryController::refresh);
     connect(m_controller, &RunController::recordFailed, m_window.get(), &ui::MainWindow::showError);
     connect(m_history.get(), &HistoryController::rerunReady, this, &Workstation::startRun);
+}
+
+void Workstation::wireCompare(const QString& storePath)
+{
+    m_compare = std::make_unique<CompareController>(*m_window, storePath);
+    // The comparison's runs are recorded like any run: list them.
+    if (m_history) connect(m_compare.get(), &CompareController::finished, m_history.get(), &HistoryController::refresh);
 }
 
 void Workstation::startRun()
