@@ -59,11 +59,20 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
         std::fprintf(stderr, "clusterdesk: no tab '%s' (tabs: %s)\n", qPrintable(tab), qPrintable(window.tabTitles().join(", ")));
         return false;
     }
+    // The Compare tab holds its own choices: without the docked panels its table and
+    // graphs get the window's width, as a quick look at a comparison would give them.
+    QList<QDockWidget*> hidden;
+    if (tab.compare("compare", Qt::CaseInsensitive) == 0)
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->isVisible()) hidden << dock;
+    for (QDockWidget* dock : hidden) dock->hide();
     window.refreshAll();
     QCoreApplication::processEvents();
     if (auto* plot = qobject_cast<ui::PlotView*>(window.tabs().currentWidget())) plot->replot();
     QWidget* shown = panel ? static_cast<QWidget*>(panel) : &window;
-    if (!shown->grab().save(path, "PNG")) {
+    const bool saved = shown->grab().save(path, "PNG");
+    for (QDockWidget* dock : hidden) dock->show();
+    if (!saved) {
         std::fprintf(stderr, "clusterdesk: cannot write %s\n", qPrintable(path));
         return false;
     }

@@ -10,8 +10,11 @@ void setCategoryAxis(QCPAxis* axis, const QStringList& names)
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < names.size(); ++i) ticker->addTick(i, names[i]);
     axis->setTicker(ticker);
-    axis->setTickLabelRotation(names.size() > 4 ? 30 : 0);
+    // Turned up to the left, so each label ends at its tick: QCustomPlot drops a label
+    // that would cross the widget's edge, and the last ones would to the right.
+    axis->setTickLabelRotation(names.size() > 3 ? -30 : 0);
     axis->setSubTicks(false);
+    axis->grid()->setZeroLinePen(Qt::NoPen);  // slot 0 is a topology, not a zero
     axis->setRange(-0.6, std::max<int>(1, static_cast<int>(names.size())) - 0.4);
 }
 

@@ -54,7 +54,8 @@ CompareView::CompareView(QWidget* parent)
     auto* results = new QSplitter(Qt::Vertical, this);
     results->addWidget(m_table);
     results->addWidget(charts);
-    results->setStretchFactor(0, 2);
+    // The table holds a handful of rows; the graphs get the height.
+    results->setStretchFactor(0, 1);
     results->setStretchFactor(1, 3);
 
     auto* layout = new QHBoxLayout(this);

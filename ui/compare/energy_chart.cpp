@@ -36,6 +36,7 @@ EnergyChart::EnergyChart(QWidget* parent)
     setTitle(tr("Energy per run by topology"));
     xAxis->setLabel(tr("topology"));
     yAxis->setLabel(tr("energy per run (J, log scale)"));
+    // In the decade of headroom setRows leaves above the tallest bar.
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     setRows({});
 }
@@ -70,7 +71,7 @@ void EnergyChart::setRows(const std::vector<CompareRow>& rows)
     }
     if (high <= 0) low = 1, high = 100;
     setCategoryAxis(xAxis, names);
-    setLogAxis(yAxis, low, high);
+    setLogAxis(yAxis, low, high * 10);  // a decade of headroom: the legend sits there
     for (auto& [source, bars] : m_bars) bars->data()->clear();
     for (auto& [source, data] : bySource) barsFor(source)->setData(data.first, data.second, true);
     // Only the sources this comparison has are named in the legend.

@@ -43,12 +43,13 @@ TimeChart::TimeChart(QWidget* parent)
     xAxis->setLabel(tr("topology"));
     yAxis->setLabel(tr("time per iteration (ms, log scale)"));
     m_measured = makeBars(this, tr("measured"), QColor(31, 119, 180));
-    m_predicted = makeBars(this, tr("model, leave-one-out (of a measured topology)"), QColor(174, 199, 232));
+    m_predicted = makeBars(this, tr("model calibrated without it (leave-one-out)"), QColor(174, 199, 232));
     m_modeled = makeBars(this, tr("modeled"), QColor(255, 127, 14));
     m_predictedBand = makeBand(m_predicted, tr("model ±25%"));
     m_modeledBand = makeBand(m_modeled, QString());
     m_modeledBand->removeFromLegend();  // one band entry says it for both
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // In the decade of headroom setRows leaves above the tallest bar.
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     setRows({});
 }
 
@@ -83,7 +84,7 @@ void TimeChart::setRows(const std::vector<CompareRow>& rows)
     }
     if (high <= 0) low = 0.1, high = 10;
     setCategoryAxis(xAxis, names);
-    setLogAxis(yAxis, low, high);
+    setLogAxis(yAxis, low, high * 10);  // a decade of headroom: the legend sits there
     // Bars grow from the axis bottom: a log axis has no zero.
     for (QCPBars* bars : {m_measured, m_predicted, m_modeled}) bars->setBaseValue(yAxis->range().lower);
     m_measured->setData(mKeys, mValues, true);
