@@ -143,6 +143,7 @@ void CompareController::start(const QStringList& topologies)
     request.data = m_window.dataset();
     if (!request.data) return fail(tr("Load a file or generate a demo first: a comparison runs the loaded data"));
     if (topologies.isEmpty()) return fail(tr("Check at least one topology to compare"));
+    if (const QString busy = m_busy ? m_busy() : QString(); !busy.isEmpty()) return fail(busy);
     request.params = m_window.enginePanel().params();
     request.pool = m_window.topologyPanel().poolOptions();
     request.catalog = m_catalog;

@@ -13,6 +13,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <functional>
 
 namespace clusterdesk::ui {
 class CompareView;
@@ -32,6 +33,9 @@ public:
 
     ui::CompareView& view() { return *m_view; }
     bool running() const { return m_running; }
+    // Asked before each comparison: why it cannot start now (a run of the window is
+    // timing the same cores), or an empty string when it can.
+    void setBusyCheck(std::function<QString()> check) { m_busy = std::move(check); }
 
 public slots:
     // Compares on these topology spellings; an error in the view when there is no data,
@@ -56,6 +60,7 @@ private:
     HardwareCatalog m_catalog;
     QThread m_thread;
     Worker* m_worker = nullptr;  // lives on m_thread
+    std::function<QString()> m_busy;
     std::atomic<bool> m_cancel{false};
     bool m_running = false;
 };

@@ -173,11 +173,19 @@ void Workstation::wireCompare(const QString& storePath)
     m_compare = std::make_unique<CompareController>(*m_window, storePath);
     // The comparison's runs are recorded like any run: list them.
     if (m_history) connect(m_compare.get(), &CompareController::finished, m_history.get(), &HistoryController::refresh);
+    // One job at a time: a run and a comparison on the same cores would each time the other.
+    m_compare->setBusyCheck([this] {
+        return m_running ? tr("A run is in progress: wait for it or cancel it, then compare (both would time the same cores)") : QString();
+    });
 }
 
 void Workstation::startRun()
 {
     if (m_running) return;
+    if (m_compare->running()) {
+        m_window->showError(tr("A comparison is in progress: wait for it or cancel it in the Compare tab, then run"));
+        return;
+    }
     RunJob job;
     job.data = m_window->dataset();
     if (!job.data) {

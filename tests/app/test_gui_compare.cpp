@@ -3,7 +3,7 @@
 // measured answer is identical in exact mode, and the store holds the comparison with a
 // `compared_in` edge from each measured run; a comparison of endless runs is cancelled
 // from its Cancel button and says so without hanging; an impossible topology is refused
-// with an error naming it, and nothing runs.
+// with an error naming it, and nothing runs; no comparison starts while the window runs.
 #include "gui_test_support.h"
 
 #include "app/gui/compare_controller.h"
@@ -129,6 +129,24 @@ private slots:
         QCOMPARE(view().table().rowCount(), 0);  // placed first: nothing ran
         QVERIFY(!view().running());
         QVERIFY(view().runButton()->isEnabled());
+    }
+
+    // A run and a comparison would time each other on the same cores: one at a time.
+    void notWhileTheWindowRuns()
+    {
+        CLUSTERDESK_REQUIRE_TEST_HOOKS();
+        const testhooks::EndlessRuns endless;
+        QSignalSpy runFinished(m_station.get(), &Workstation::runFinished);
+        QSignalSpy failed(&compare(), &CompareController::failed);
+        m_station->window().runAction()->trigger();
+        QVERIFY(m_station->running());
+        view().picker().select({"host", "model:h200"});
+        view().runButton()->click();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(view().errorText().contains("A run is in progress"), qPrintable(view().errorText()));
+        QVERIFY(!compare().running());
+        m_station->window().cancelAction()->trigger();
+        QVERIFY(runFinished.wait(30000));
     }
 
 private:
