@@ -1,5 +1,7 @@
 #include "compare_controller.h"
 
+#include "scaling_curve.h"
+
 #include "engine/core/error.h"
 #include "engine/core/vector_state.h"
 #include "engine/session/comparison.h"
@@ -186,6 +188,19 @@ void CompareController::start(const QStringList& topologies)
         try {
             const session::ComparisonResult result = session::runComparison(request, control);
             const QString id = QString::fromStdString(result.comparisonId);
+            if (const std::string device = scalingDevice(request.topologies, request.catalog); !device.empty()) {
+                try {
+                    post([this, d = QString::fromStdString(device),
+                          points = scalingCurve(request.params, request.data->rows, request.data->cols, device, request.catalog, result.model)] {
+                        m_view->setScaling(d, points);
+                    });
+                } catch (const std::exception& e) {
+                    // The comparison stands without its curve (a user catalog's odd device).
+                    post([this, m = tr("No scaling curve for %1: %2").arg(QString::fromStdString(device), QString::fromStdString(e.what()))] {
+                        m_view->showError(m);
+                    });
+                }
+            }
             if (!result.recordProblem.empty())
                 post([this, m = tr("This comparison is not recorded: %1").arg(QString::fromStdString(result.recordProblem))] {
                     m_view->showError(m);

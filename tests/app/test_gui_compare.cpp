@@ -11,6 +11,7 @@
 #include "ui/compare/compare_table.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/energy_chart.h"
+#include "ui/compare/scaling_chart.h"
 #include "ui/compare/time_chart.h"
 #include "ui/compare/topology_picker.h"
 #include "ui/panels/engine_panel.h"
@@ -85,6 +86,9 @@ private slots:
         QCOMPARE(view().energyChart().barCount(), 5);
         QVERIFY(view().timeChart().csv().contains("model:h200x8,modeled,"));
         QVERIFY(view().progressText().contains("done"));
+        // The model's curve for the GPU compared: 1, 2, 4, 8 in a node, then 2 to 8 nodes.
+        QCOMPARE(view().scalingChart().pointCount(), 11);
+        QVERIFY(view().scalingChart().csv().contains("64,model:h200x8:nodes=8,"));
 
         const store::RunStore store(m_db.toStdString());
         const std::string document = store.comparisonDocument(comparisonId.toStdString());

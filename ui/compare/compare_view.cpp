@@ -2,13 +2,13 @@
 
 #include "compare_table.h"
 #include "energy_chart.h"
+#include "scaling_chart.h"
 #include "time_chart.h"
 #include "topology_picker.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace clusterdesk::ui {
@@ -48,15 +48,21 @@ CompareView::CompareView(QWidget* parent)
     m_table = new CompareTable(this);
     m_time = new TimeChart(this);
     m_energy = new EnergyChart(this);
-    auto* charts = new QSplitter(Qt::Horizontal, this);
-    charts->addWidget(m_time);
-    charts->addWidget(m_energy);
-    auto* results = new QSplitter(Qt::Vertical, this);
-    results->addWidget(m_table);
-    results->addWidget(charts);
-    // The table holds a handful of rows; the graphs get the height.
-    results->setStretchFactor(0, 1);
-    results->setStretchFactor(1, 3);
+    m_scaling = new ScalingChart(this);
+    // Equal thirds of the width, whatever each title asks for.
+    auto* charts = new QWidget(this);
+    auto* chartsLayout = new QHBoxLayout(charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* chart : std::initializer_list<QWidget*>{m_time, m_energy, m_scaling}) {
+        chart->setMinimumWidth(200);
+        chartsLayout->addWidget(chart, 1);
+    }
+    // The table holds a handful of rows; the graphs get two thirds of the height.
+    auto* results = new QWidget(this);
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(m_table, 1);
+    resultsLayout->addWidget(charts, 2);
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(side);
@@ -95,6 +101,7 @@ void CompareView::begin(int count)
     m_table->clearRows();
     m_time->setRows(m_rows);
     m_energy->setRows(m_rows);
+    m_scaling->setPoints(QString(), {});
     m_error->hide();
     m_progress->setText(tr("starting (%1 topologies)...").arg(count));
     setRunning(true);
@@ -116,6 +123,11 @@ void CompareView::addRow(const CompareRow& row)
     m_table->addRow(row);
     m_time->setRows(m_rows);
     m_energy->setRows(m_rows);
+}
+
+void CompareView::setScaling(const QString& device, const std::vector<ScalingPoint>& points)
+{
+    m_scaling->setPoints(device, points);
 }
 
 void CompareView::finish(const QString& summary)

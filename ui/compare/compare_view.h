@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compare_row.h"
+#include "scaling_chart.h"
 
 #include <QWidget>
 
@@ -18,6 +19,7 @@ namespace clusterdesk::ui {
 
 class CompareTable;
 class EnergyChart;
+class ScalingChart;
 class TimeChart;
 class TopologyPicker;
 
@@ -30,6 +32,7 @@ public:
     CompareTable& table() { return *m_table; }
     TimeChart& timeChart() { return *m_time; }
     EnergyChart& energyChart() { return *m_energy; }
+    ScalingChart& scalingChart() { return *m_scaling; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     // The line under the buttons: what runs now, or how the last comparison ended.
@@ -45,6 +48,9 @@ public slots:
     // The measured topology running now has completed `iteration` iterations.
     void showProgress(const QString& topology, int iteration);
     void addRow(const clusterdesk::ui::CompareRow& row);
+    // The model's scaling curve for the compared job on `device` (calibrated on this
+    // comparison's measured runs).
+    void setScaling(const QString& device, const std::vector<clusterdesk::ui::ScalingPoint>& points);
     // The comparison ended (done or cancelled): `summary` says how.
     void finish(const QString& summary);
     // What went wrong (a bad spelling, no data, not recorded): shown until the next Run.
@@ -65,6 +71,7 @@ private:
     CompareTable* m_table = nullptr;
     TimeChart* m_time = nullptr;
     EnergyChart* m_energy = nullptr;
+    ScalingChart* m_scaling = nullptr;
     std::vector<CompareRow> m_rows;
     int m_count = 0;
     bool m_running = false;
