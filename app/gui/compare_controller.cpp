@@ -4,7 +4,6 @@
 
 #include "engine/core/error.h"
 #include "engine/core/vector_state.h"
-#include "engine/session/comparison.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/topology_picker.h"
 #include "ui/main_window.h"
@@ -154,69 +153,72 @@ void CompareController::start(const QStringList& topologies)
     m_cancel.store(false);
     m_view->begin(static_cast<int>(topologies.size()));
     const int count = static_cast<int>(topologies.size());
-    QMetaObject::invokeMethod(m_worker, [this, worker = m_worker, request = std::move(request), count]() mutable {
-        // Threads started after QApplication inherit its dirty AVX state, which slows
-        // the SSE code the measured runs time (engine/core/vector_state.h).
-        clearUpperVectorState();
-        // Back on the window's thread; dropped if the controller is gone by then.
-        const auto post = [this](auto then) { QMetaObject::invokeMethod(this, std::move(then)); };
-        using Clock = std::chrono::steady_clock;
-        Clock::time_point lastProgress{};
-        std::string lastTopology;
-        int finishedCount = 0;
-        session::ComparisonControl control;
-        control.cancel = &m_cancel;
-        control.onTopology = [&](const session::TopologyOutcome& o) {
-            ++finishedCount;
-            post([this, row = rowOf(o)] { m_view->addRow(row); });
-        };
-        control.onIteration = [&](const std::string& topology, const IterationStats& s) {
-            if (topology == lastTopology && Clock::now() - lastProgress < kProgressPeriod) return;
-            lastTopology = topology;
-            lastProgress = Clock::now();
-            post([this, t = QString::fromStdString(topology), i = s.iteration] { m_view->showProgress(t, i); });
-        };
-        try {
-            request.store = worker->store();
-        } catch (const std::exception& e) {
-            // The comparison still runs: an unreadable store must not cost the quant the answer.
-            post([this, m = tr("This comparison is not recorded: %1").arg(QString::fromStdString(e.what()))] {
+    QMetaObject::invokeMethod(m_worker, [this, request = std::move(request), count]() mutable { compareOnWorker(std::move(request), count); });
+}
+
+void CompareController::compareOnWorker(session::ComparisonRequest request, int count)
+{
+    // Threads started after QApplication inherit its dirty AVX state, which slows
+    // the SSE code the measured runs time (engine/core/vector_state.h).
+    clearUpperVectorState();
+    // Back on the window's thread; dropped if the controller is gone by then.
+    const auto post = [this](auto then) { QMetaObject::invokeMethod(this, std::move(then)); };
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point lastProgress{};
+    std::string lastTopology;
+    int finishedCount = 0;
+    session::ComparisonControl control;
+    control.cancel = &m_cancel;
+    control.onTopology = [&](const session::TopologyOutcome& o) {
+        ++finishedCount;
+        post([this, row = rowOf(o)] { m_view->addRow(row); });
+    };
+    control.onIteration = [&](const std::string& topology, const IterationStats& s) {
+        if (topology == lastTopology && Clock::now() - lastProgress < kProgressPeriod) return;
+        lastTopology = topology;
+        lastProgress = Clock::now();
+        post([this, t = QString::fromStdString(topology), i = s.iteration] { m_view->showProgress(t, i); });
+    };
+    try {
+        request.store = m_worker->store();
+    } catch (const std::exception& e) {
+        // The comparison still runs: an unreadable store must not cost the quant the answer.
+        post([this, m = tr("This comparison is not recorded: %1").arg(QString::fromStdString(e.what()))] {
+            m_view->showError(m);
+            emit failed(m);
+        });
+    }
+    try {
+        const session::ComparisonResult result = session::runComparison(request, control);
+        const QString id = QString::fromStdString(result.comparisonId);
+        if (const std::string device = scalingDevice(request.topologies, request.catalog); !device.empty()) {
+            try {
+                post([this, d = QString::fromStdString(device),
+                      points = scalingCurve(request.params, request.data->rows, request.data->cols, device, request.catalog, result.model)] {
+                    m_view->setScaling(d, points);
+                });
+            } catch (const std::exception& e) {
+                // The comparison stands without its curve (a user catalog's odd device).
+                post([this, m = tr("No scaling curve for %1: %2").arg(QString::fromStdString(device), QString::fromStdString(e.what()))] {
+                    m_view->showError(m);
+                });
+            }
+        }
+        if (!result.recordProblem.empty())
+            post([this, m = tr("This comparison is not recorded: %1").arg(QString::fromStdString(result.recordProblem))] {
                 m_view->showError(m);
                 emit failed(m);
             });
-        }
-        try {
-            const session::ComparisonResult result = session::runComparison(request, control);
-            const QString id = QString::fromStdString(result.comparisonId);
-            if (const std::string device = scalingDevice(request.topologies, request.catalog); !device.empty()) {
-                try {
-                    post([this, d = QString::fromStdString(device),
-                          points = scalingCurve(request.params, request.data->rows, request.data->cols, device, request.catalog, result.model)] {
-                        m_view->setScaling(d, points);
-                    });
-                } catch (const std::exception& e) {
-                    // The comparison stands without its curve (a user catalog's odd device).
-                    post([this, m = tr("No scaling curve for %1: %2").arg(QString::fromStdString(device), QString::fromStdString(e.what()))] {
-                        m_view->showError(m);
-                    });
-                }
-            }
-            if (!result.recordProblem.empty())
-                post([this, m = tr("This comparison is not recorded: %1").arg(QString::fromStdString(result.recordProblem))] {
-                    m_view->showError(m);
-                    emit failed(m);
-                });
-            post([this, id, cancelled = result.cancelled, finishedCount, count] { done(id, cancelled, finishedCount, count); });
-        } catch (const UsageError& e) {
-            post([this, m = QString::fromStdString(e.what())] { fail(tr("Cannot compare: %1").arg(m)); });
-        } catch (const DataError& e) {
-            post([this, m = QString::fromStdString(e.what())] { fail(tr("Bad data: %1").arg(m)); });
-        } catch (const std::bad_alloc&) {
-            post([this] { fail(tr("Comparison failed: out of memory")); });
-        } catch (const std::exception& e) {
-            post([this, m = QString::fromStdString(e.what())] { fail(tr("Comparison failed: %1").arg(m)); });
-        }
-    });
+        post([this, id, cancelled = result.cancelled, finishedCount, count] { done(id, cancelled, finishedCount, count); });
+    } catch (const UsageError& e) {
+        post([this, m = QString::fromStdString(e.what())] { fail(tr("Cannot compare: %1").arg(m)); });
+    } catch (const DataError& e) {
+        post([this, m = QString::fromStdString(e.what())] { fail(tr("Bad data: %1").arg(m)); });
+    } catch (const std::bad_alloc&) {
+        post([this] { fail(tr("Comparison failed: out of memory")); });
+    } catch (const std::exception& e) {
+        post([this, m = QString::fromStdString(e.what())] { fail(tr("Comparison failed: %1").arg(m)); });
+    }
 }
 
 }  // namespace clusterdesk::gui

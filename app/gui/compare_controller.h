@@ -7,7 +7,7 @@
 #pragma once
 
 #include "engine/catalog/hardware_catalog.h"
-#include "engine/store/run_store.h"
+#include "engine/session/comparison.h"
 
 #include <QObject>
 #include <QThread>
@@ -52,6 +52,10 @@ signals:
 private:
     class Worker;
 
+    // On the comparison thread: runs it, and posts each outcome, the progress, the
+    // scaling curve and the end back to the window's thread. Touches only the atomic
+    // flag and the worker's store there.
+    void compareOnWorker(session::ComparisonRequest request, int count);
     void done(const QString& comparisonId, bool cancelled, int finishedCount, int count);
     void fail(const QString& message);
 

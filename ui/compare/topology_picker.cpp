@@ -27,7 +27,7 @@ TopologyPicker::TopologyPicker(QWidget* parent)
     m_extra = new QLineEdit(this);
     m_extra->setObjectName("compareExtraTopologies");
     m_extra->setPlaceholderText(tr("more, comma-separated: model:h200x8:nodes=4"));
-    m_extra->setToolTip(tr("Any topology spelling: host@THREADS, shards:N, pool:N, cuda:0,1, "
+    m_extra->setToolTip(tr("Any topology spellings, comma-separated: host@THREADS, shards:N, pool:N, cuda:N, "
                            "model:DEVICE[xN][:nodes=M][:net=LINK]"));
     layout->addWidget(new QLabel(tr("Topologies"), this));
     layout->addWidget(m_list, 1);

@@ -1,7 +1,8 @@
 // Which topologies a comparison runs on: a checkable list of those this machine runs
 // (host@1, host, shards:N, pool:N) and of catalog hardware the model predicts
-// (model:ID, model:IDxN), plus a free-text field for any other spelling
-// (e.g. "model:h200x8:nodes=4", "cuda:0,1"). The glue checks the spellings.
+// (model:ID, model:IDxN), plus a free-text field for any other spelling, comma-
+// separated as clusterdesk-cli whatif --topologies takes them (e.g.
+// "model:h200x8:nodes=4,host@4"). The glue checks the spellings.
 #pragma once
 
 #include <QWidget>
