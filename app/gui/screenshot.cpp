@@ -1,8 +1,11 @@
 #include "screenshot.h"
 
+#include "compare_controller.h"
 #include "history_controller.h"
 #include "workstation.h"
 
+#include "ui/compare/compare_view.h"
+#include "ui/compare/topology_picker.h"
 #include "ui/history/history_view.h"
 #include "ui/history/run_filter_proxy.h"
 #include "ui/history/run_table_model.h"
@@ -56,11 +59,20 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
         std::fprintf(stderr, "clusterdesk: no tab '%s' (tabs: %s)\n", qPrintable(tab), qPrintable(window.tabTitles().join(", ")));
         return false;
     }
+    // The Compare tab holds its own choices: without the docked panels its table and
+    // graphs get the window's width, as a quick look at a comparison would give them.
+    QList<QDockWidget*> hidden;
+    if (tab.compare("compare", Qt::CaseInsensitive) == 0)
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->isVisible()) hidden << dock;
+    for (QDockWidget* dock : hidden) dock->hide();
     window.refreshAll();
     QCoreApplication::processEvents();
     if (auto* plot = qobject_cast<ui::PlotView*>(window.tabs().currentWidget())) plot->replot();
     QWidget* shown = panel ? static_cast<QWidget*>(panel) : &window;
-    if (!shown->grab().save(path, "PNG")) {
+    const bool saved = shown->grab().save(path, "PNG");
+    for (QDockWidget* dock : hidden) dock->show();
+    if (!saved) {
         std::fprintf(stderr, "clusterdesk: cannot write %s\n", qPrintable(path));
         return false;
     }
@@ -98,6 +110,29 @@ QString showRecordedRun(HistoryController& history, int timeoutMs)
     return problem;
 }
 
+// The Compare tab filled by a quick comparison of the demo: three topologies measured
+// here and two modeled, so the picture shows both kinds of bar. Returns what went
+// wrong, or an empty string.
+QString fillComparison(CompareController& compare, int timeoutMs)
+{
+    const QStringList topologies = {"host@1", "host", "shards:2", "model:h200", "model:h200x8"};
+    compare.view().picker().select(topologies);
+    QEventLoop loop;
+    QString problem = "the comparison did not finish in time";
+    QObject::connect(&compare, &CompareController::finished, &loop, [&] {
+        problem.clear();
+        loop.quit();
+    });
+    QObject::connect(&compare, &CompareController::failed, &loop, [&](const QString& message) {
+        problem = message;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    compare.start(topologies);
+    loop.exec();
+    return problem;
+}
+
 }  // namespace
 
 int writeScreenshots(const ScreenshotRequest& request)
@@ -130,7 +165,14 @@ int writeScreenshots(const ScreenshotRequest& request)
         std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
         return 4;
     }
-    if (request.tab.compare("all", Qt::CaseInsensitive) != 0)
+    const bool all = request.tab.compare("all", Qt::CaseInsensitive) == 0;
+    if (all || request.tab.compare("compare", Qt::CaseInsensitive) == 0) {
+        if (const QString problem = fillComparison(station.compare(), kTimeoutMs); !problem.isEmpty()) {
+            std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
+            return 4;
+        }
+    }
+    if (!all)
         return saveTab(window, request.tab, request.path) ? 0 : 2;
     if (!QDir().mkpath(request.path)) {
         std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));

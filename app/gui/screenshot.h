@@ -1,5 +1,6 @@
-// clusterdesk --screenshot: runs the default job on a demo, renders the window off
-// screen and writes PNGs, so the look of every tab can be checked without a display.
+// clusterdesk --screenshot: runs the default job on a demo (for the Compare tab, also a
+// quick comparison of it on five topologies), renders the window off screen and writes
+// PNGs, so the look of every tab can be checked without a display.
 #pragma once
 
 #include <QString>

@@ -1,5 +1,6 @@
 #include "workstation.h"
 
+#include "compare_controller.h"
 #include "data_loader.h"
 #include "history_controller.h"
 #include "pool_probe.h"
@@ -83,6 +84,7 @@ Workstation::Workstation(const QString& storePath)
     wirePoolProbe();
     detectGpus();
     if (!storePath.isEmpty()) wireHistory(storePath);
+    wireCompare(storePath);
 }
 
 Workstation::~Workstation()
@@ -176,9 +178,24 @@ void Workstation::wireHistory(const QString& storePath)
     connect(m_history.get(), &HistoryController::rerunReady, this, &Workstation::startRun);
 }
 
+void Workstation::wireCompare(const QString& storePath)
+{
+    m_compare = std::make_unique<CompareController>(*m_window, storePath);
+    // The comparison's runs are recorded like any run: list them.
+    if (m_history) connect(m_compare.get(), &CompareController::finished, m_history.get(), &HistoryController::refresh);
+    // One job at a time: a run and a comparison on the same cores would each time the other.
+    m_compare->setBusyCheck([this] {
+        return m_running ? tr("A run is in progress: wait for it or cancel it, then compare (both would time the same cores)") : QString();
+    });
+}
+
 void Workstation::startRun()
 {
     if (m_running) return;
+    if (m_compare->running()) {
+        m_window->showError(tr("A comparison is in progress: wait for it or cancel it in the Compare tab, then run"));
+        return;
+    }
     RunJob job;
     job.data = m_window->dataset();
     if (!job.data) {

@@ -13,6 +13,7 @@
 
 namespace clusterdesk::gui {
 
+class CompareController;
 class DataLoader;
 class HistoryController;
 class PoolProbe;
@@ -34,6 +35,7 @@ public:
     RunController& controller() { return *m_controller; }
     bool running() const { return m_running; }
     HistoryController* history() { return m_history.get(); }  // null without a store
+    CompareController& compare() { return *m_compare; }
 
     // Generates a demo on the data thread; datasetReady() or an error follows.
     void loadDemo(const QString& spec);
@@ -56,6 +58,7 @@ private:
     void wireData();
     void wireRun();
     void wireHistory(const QString& storePath);
+    void wireCompare(const QString& storePath);
     void wirePoolProbe();
     void detectGpus();
     void shutdown();
@@ -69,6 +72,7 @@ private:
     std::unique_ptr<QThread> m_gpuProbe;  // finds the local GPUs once, at start
     bool m_running = false;
     std::unique_ptr<HistoryController> m_history;  // destroyed before the window it draws in
+    std::unique_ptr<CompareController> m_compare;  // the same; it cancels and joins its comparison first
 };
 
 }  // namespace clusterdesk::gui
