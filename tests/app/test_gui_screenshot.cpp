@@ -17,7 +17,7 @@ private slots:
         QTemporaryDir out;
         const auto [code, text] = run({"--screenshot", out.path(), "--tab", "all"});
         QVERIFY2(code == 0, qPrintable(text));
-        for (const char* tab : {"clusters", "evolution", "latency", "power", "compare"}) {
+        for (const char* tab : {"clusters", "members", "evolution", "latency", "power", "compare"}) {
             const QImage image(out.filePath(QString(tab) + ".png"));
             QVERIFY2(!image.isNull(), tab);
             QVERIFY(image.width() >= 1000 && image.height() >= 700);
