@@ -169,8 +169,14 @@ void CompareController::compareOnWorker(session::ComparisonRequest request, int 
     int finishedCount = 0;
     session::ComparisonControl control;
     control.cancel = &m_cancel;
-    control.onTopology = [&](const session::TopologyOutcome& o) {
+    // A measured row appears as its run ends; every row is completed (predictions,
+    // speedup) when the model has been fitted.
+    control.onMeasured = [&](const session::TopologyOutcome& o) {
         ++finishedCount;
+        post([this, row = rowOf(o)] { m_view->addRow(row); });
+    };
+    control.onTopology = [&](const session::TopologyOutcome& o) {
+        if (!o.measured) ++finishedCount;
         post([this, row = rowOf(o)] { m_view->addRow(row); });
     };
     control.onIteration = [&](const std::string& topology, const IterationStats& s) {

@@ -136,7 +136,11 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
     if (request.topologies.empty()) throw UsageError("a comparison needs at least one topology");
     const whatif::LocalMachine machine = whatif::describeLocalMachine();
     std::vector<Placement> placements;
-    for (const std::string& spelling : request.topologies) placements.push_back(whatif::placeTopology(spelling, request.catalog, machine));
+    for (const std::string& spelling : request.topologies) {
+        if (std::count(request.topologies.begin(), request.topologies.end(), spelling) > 1)
+            throw UsageError("topology '" + spelling + "' is listed twice: each topology is compared once");
+        placements.push_back(whatif::placeTopology(spelling, request.catalog, machine));
+    }
     const bool exact = request.params.mode == kernels::Mode::Exact;
     const auto cancelled = [&] { return control.cancel && control.cancel->load(); };
 
@@ -172,6 +176,7 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
                 run.outcome.identical = true;  // the first run is the answer the others are held to
             }
         }
+        if (control.onMeasured) control.onMeasured(run.outcome);
         measured.push_back(std::move(run));
     }
 

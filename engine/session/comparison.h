@@ -70,7 +70,10 @@ struct ComparisonResult {
 };
 
 struct ComparisonControl {
-    // Each topology as it finishes, in order (measured first, then the modeled ones).
+    // Each measured topology as soon as its run ends, before the model has been fitted
+    // (no prediction, speedup or efficiency yet): what a window shows while it waits.
+    std::function<void(const TopologyOutcome&)> onMeasured;
+    // Each topology complete, in the order given, once everything has run.
     std::function<void(const TopologyOutcome&)> onTopology;
     // Iterations of the measured run in progress.
     std::function<void(const std::string& topology, const IterationStats&)> onIteration;
@@ -88,7 +91,7 @@ std::string outcomeJson(const TopologyOutcome& outcome);
 std::vector<TopologyOutcome> predictShape(const whatif::JobProfile& job, const std::vector<std::string>& topologies,
                                           const HardwareCatalog& catalog);
 
-// Places every topology first (UsageError naming a bad one: nothing runs then), then
+// Places every topology first (UsageError naming a bad or repeated one: nothing runs then), then
 // runs the measured ones in order and predicts the rest. A cancel stops the measured
 // run in progress; what finished is kept, recorded and returned with cancelled set.
 ComparisonResult runComparison(const ComparisonRequest& request, const ComparisonControl& control = {});

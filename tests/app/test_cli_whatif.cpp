@@ -154,6 +154,7 @@ private slots:
         fails({"--topologies", "model:h200x8:net=smoke-signals"}, 2, "no link 'smoke-signals'");
         fails({"--topologies", "host", "--threads", "2"}, 2, "--threads does not apply to whatif");
         fails({}, 2, "whatif needs --topologies");
+        fails({"--topologies", "host,shards:2,host"}, 2, "topology 'host' is listed twice");
 
         const QString catalog = m_dir.filePath("catalog.json");
         QFile file(catalog);

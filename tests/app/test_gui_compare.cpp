@@ -59,8 +59,14 @@ private slots:
         QSignalSpy failed(&compare(), &CompareController::failed);
         view().picker().select(kTopologies);
         QCOMPARE(view().picker().topologies(), kTopologies);
+        // The table fills in as measured runs end, not all at once at the end.
+        bool rowWhileRunning = false;
+        const auto watch = connect(view().table().model(), &QAbstractItemModel::rowsInserted, this,
+                                   [&] { rowWhileRunning = rowWhileRunning || view().running(); });
         view().runButton()->click();
         QVERIFY(finished.wait(120000));
+        disconnect(watch);
+        QVERIFY(rowWhileRunning);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.front().front().toString()));
         QCOMPARE(finished.front().at(1).toBool(), false);  // not cancelled
         const QString comparisonId = finished.front().at(0).toString();

@@ -45,6 +45,13 @@ void CompareTable::addRow(const CompareRow& row)
 {
     const int r = rowCount();
     insertRow(r);
+    setRow(r, row);
+}
+
+void CompareTable::setRow(int r, const CompareRow& row)
+{
+    if (columnSpan(r, MsPerIteration) > 1) setSpan(r, MsPerIteration, 1, 1);
+    for (int c = 0; c < ColumnCount; ++c) delete takeItem(r, c);
     setItem(r, Topology, new QTableWidgetItem(row.topology));
     setItem(r, Kind, new QTableWidgetItem(row.measured ? tr("measured") : tr("modeled")));
     if (!row.ok()) {

@@ -19,6 +19,8 @@ public:
     explicit CompareTable(QWidget* parent = nullptr);
 
     void addRow(const CompareRow& row);
+    // Rewrites row r (a topology reported again, now complete).
+    void setRow(int r, const CompareRow& row);
     void clearRows();
     // "✓ identical", "ARI 0.9876", "CHANGED", "-", plus "does not fit" when it would not.
     static QString answerOf(const CompareRow& row);

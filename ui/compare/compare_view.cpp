@@ -119,6 +119,15 @@ void CompareView::showProgress(const QString& topology, int iteration)
 
 void CompareView::addRow(const CompareRow& row)
 {
+    // A topology reported again (complete after its preliminary row) replaces its row.
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].topology == row.topology) {
+            m_rows[i] = row;
+            m_table->setRow(static_cast<int>(i), row);
+            m_time->setRows(m_rows);
+            m_energy->setRows(m_rows);
+            return;
+        }
     m_rows.push_back(row);
     m_table->addRow(row);
     m_time->setRows(m_rows);
