@@ -273,8 +273,14 @@ private slots:
         const int row = view().model().rowOf(m_second);
         QVERIFY(row >= 0);
         QVERIFY(view().model().index(row, 0).data().toString().endsWith("(deleted)"));
+        // Emptied first, so the graphs seen after the selection are the deleted run's.
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
+        QSignalSpy shown(m_station->history(), &HistoryController::runShown);
         QVERIFY(view().selectRun(m_second));
-        QTRY_VERIFY_WITH_TIMEOUT(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount() > 0, 30000);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(shown.front().front().toString(), m_second);
+        QVERIFY(m_station->window().findChild<ui::EvolutionPlot*>()->kGraph()->dataCount() > 0);
         QVERIFY(waitRefreshed([&] { showDeleted->setChecked(false); }));
         QCOMPARE(view().model().rowCount(), 1);
     }
