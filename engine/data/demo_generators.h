@@ -7,12 +7,17 @@
 #include "demo_spec.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace clusterdesk::data {
 
 Dataset makeMarketDemo(DemoSpec& spec);
 Dataset makeBlobsDemo(DemoSpec& spec);
+
+// The market demo's asset names, "S03_A017": sector and asset numbers padded to the
+// widest (at least 2 and 3 digits). The live market stream names its assets the same.
+std::string marketAssetName(std::int64_t sector, std::int64_t asset, std::int64_t sectors, std::int64_t assets);
 
 // The blobs demo's k centres (k x d, row-major), each at least 8 spreads from the
 // others, and the centre-to-centre distances computed to place them: the one part of

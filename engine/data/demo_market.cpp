@@ -55,16 +55,6 @@ void appendPadded(std::string& out, std::int64_t value, std::size_t width)
     out.append(digits);
 }
 
-// S03_A017: sector and asset numbers padded to the widest (at least 2 and 3 digits).
-std::string assetName(std::int64_t sector, std::int64_t asset, std::int64_t sectors, std::int64_t assets)
-{
-    std::string name("S");
-    appendPadded(name, sector, std::max<std::size_t>(2, std::to_string(sectors - 1).size()));
-    name.append("_A");
-    appendPadded(name, asset, std::max<std::size_t>(3, std::to_string(assets - 1).size()));
-    return name;
-}
-
 // Day t's prices from day t - 1's and each asset's log return, asked in asset order
 // (the generators draw the idiosyncratic shocks from one stream in that order).
 template <typename LogReturn>
@@ -141,6 +131,15 @@ void realisticPrices(PriceTable& table, const MarketShape& shape, std::uint64_t 
 
 }  // namespace
 
+std::string marketAssetName(std::int64_t sector, std::int64_t asset, std::int64_t sectors, std::int64_t assets)
+{
+    std::string name("S");
+    appendPadded(name, sector, std::max<std::size_t>(2, std::to_string(sectors - 1).size()));
+    name.append("_A");
+    appendPadded(name, asset, std::max<std::size_t>(3, std::to_string(assets - 1).size()));
+    return name;
+}
+
 Dataset makeMarketDemo(DemoSpec& spec)
 {
     MarketShape shape;
@@ -166,7 +165,7 @@ Dataset makeMarketDemo(DemoSpec& spec)
     // Sectors are dealt round-robin, so every sector has assets/sectors members (+-1).
     PriceTable table;
     table.assets.reserve(static_cast<std::size_t>(assets));
-    for (std::int64_t i = 0; i < assets; ++i) table.assets.push_back(assetName(i % sectors, i, sectors, assets));
+    for (std::int64_t i = 0; i < assets; ++i) table.assets.push_back(marketAssetName(i % sectors, i, sectors, assets));
     // Business days from Monday 2021-01-04 (day 18631 since the epoch).
     for (std::int64_t day = 18631; static_cast<std::int64_t>(table.times.size()) < days; ++day) {
         const std::int64_t weekday = (day + 4) % 7;  // 0 = Sunday

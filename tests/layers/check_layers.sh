@@ -24,6 +24,9 @@ forbid engine/store 'engine/(exec|session)|\.\./(exec|session)/' "the store sits
 forbid engine/exec 'engine/(store|session)|\.\./(store|session)/' "execution knows nothing of the store"
 forbid engine/catalog 'engine/(data|cluster|exec|store|session|telemetry|whatif)|\.\./(data|cluster|exec|store|session|telemetry|whatif)/' "the hardware catalog is below everything that reads it"
 forbid engine/whatif 'engine/(store|session)|\.\./(store|session)/' "the what-if model knows nothing of the store: the session hands it measured runs"
+for below in core data cluster exec store session telemetry catalog whatif report; do
+  forbid "engine/$below" 'engine/stream|\.\./stream/' "streaming sits on top of the engine: only the apps use it"
+done
 forbid ui 'app/' "the UI never includes the apps"
 if ((status == 0)); then echo "layers: every include points down"; fi
 exit $status
