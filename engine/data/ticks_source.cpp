@@ -5,6 +5,7 @@
 // order); only bars in which some symbol traded are kept. Then the prices pipeline (see
 // price_pipeline.h), one row per symbol (sorted by name).
 #include "bar_aggregator.h"
+#include "tick_file.h"
 #include "csv_reader.h"
 #include "data_source.h"
 #include "price_pipeline.h"
@@ -21,105 +22,21 @@
 namespace clusterdesk::data {
 namespace {
 
-constexpr const char* kRequired[] = {"timestamp", "symbol", "price"};
 constexpr std::int64_t kDefaultBarSeconds = 60;
 
 // Bars x symbols beyond this would be a table nobody meant to build.
 constexpr double kMaxCells = 5e7;
 
-struct Tick {
-    std::int64_t micros;
-    std::int32_t symbol;
-    double price;
-    double size;
-    PriceOrigin origin;  // the price cell: a bar's close points back at the tick that set it
-};
-
-bool isTicksHeader(const CsvRecord& header)
-{
-    std::vector<std::string> names;
-    for (const CsvField& field : header.fields) names.push_back(lowerTrimmed(field.text));
-    for (const char* name : kRequired)
-        if (std::find(names.begin(), names.end(), name) == names.end()) return false;
-    return true;
-}
-
 Dataset readTicks(const std::string& path, std::int64_t barSeconds, const PriceOptions& options,
                   const ProgressCallback& callback)
 {
     Progress progress(callback, 0.0, 0.9);
-    progress.report(0.0);
-    CsvReader reader = CsvReader::fromFile(path);
-
-    CsvRecord header;
-    if (!reader.next(header)) reader.fail(1, 1, "empty file: no header and no ticks");
-    std::map<std::string, std::size_t> columns;  // lower-case name -> index
-    for (std::size_t c = 0; c < header.size(); ++c) {
-        const std::string name = lowerTrimmed(header[c].text);
-        if (name == "timestamp" || name == "symbol" || name == "price" || name == "size") {
-            if (const auto [first, added] = columns.emplace(name, c); !added)
-                reader.fail(header[c], fieldLabel(c) + ": duplicate column '" + name + "' (also " + fieldLabel(first->second) + ")");
-        }
-    }
-    for (const char* name : kRequired) {
-        if (!columns.count(name)) {
-            std::string names;
-            for (std::size_t c = 0; c < header.size(); ++c) names += (c ? ", " : "") + excerpt(header[c].text);
-            reader.fail(
-                header.line, 1,
-                std::string("missing required column '") + name +
-                    "' (a ticks file has timestamp, symbol, price and optionally size; the header has: " + names + ")");
-        }
-    }
-    const std::size_t timeCol = columns["timestamp"], symbolCol = columns["symbol"], priceCol = columns["price"];
-    const auto sizeIt = columns.find("size");
-    const std::size_t width = header.size();
-
-    std::unordered_map<std::string, std::int32_t> symbolIds;
-    std::vector<std::string> symbols;
-    std::vector<Tick> ticks;
-    CsvRecord record;
-    while (reader.next(record)) {
-        if (record.size() != width) {
-            const std::string message = "expected " + std::to_string(width) + " fields (as in the header), found " +
-                                        std::to_string(record.size());
-            if (record.size() > width) reader.fail(record[width], message);
-            reader.fail(record.line, record.endColumn, message);
-        }
-        const CsvField& time = record[timeCol];
-        const auto micros = parseTimestamp(time.text);
-        if (!micros) {
-            reader.fail(time, fieldLabel(timeCol, header[timeCol].text) + ": not a timestamp: '" + excerpt(time.text) +
-                                  "' (expected ISO 8601 like 2024-01-02T09:30:00, or epoch seconds)");
-        }
-        const CsvField& symbol = record[symbolCol];
-        if (symbol.text.empty()) reader.fail(symbol, fieldLabel(symbolCol, header[symbolCol].text) + ": empty symbol");
-        const CsvField& priceCell = record[priceCol];
-        const double price = parsePrice(reader, priceCell, priceCol, header[priceCol].text);
-        double size = 0.0;
-        if (sizeIt != columns.end()) {
-            const CsvField& sizeCell = record[sizeIt->second];
-            if (!sizeCell.text.empty()) {
-                const auto parsed = parseDouble(sizeCell.text);
-                if (!parsed || !std::isfinite(*parsed) || *parsed < 0.0)
-                    reader.fail(sizeCell, fieldLabel(sizeIt->second, header[sizeIt->second].text) + ": size must be a non-negative number: '" + excerpt(sizeCell.text) + "'");
-                size = *parsed;
-            }
-        }
-        auto [it, inserted] =
-            symbolIds.try_emplace(std::string(symbol.text), static_cast<std::int32_t>(symbols.size()));
-        if (inserted) symbols.emplace_back(symbol.text);
-        ticks.push_back(Tick{*micros, it->second, price, size, {priceCell.line, priceCell.column}});
-        if ((ticks.size() & 4095) == 0) progress.update(reader.fraction());
-    }
-    if (ticks.empty()) reader.fail(reader.line(), 1, "no ticks after the header");
-
-    // The aggregator takes ticks in time order; a file may list them otherwise, and
-    // its order breaks ties (the later line sets the close).
-    std::stable_sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.micros < b.micros; });
+    const TickFile file = readTickFile(path, progress);
+    const std::vector<TickRow>& ticks = file.ticks;
+    const std::vector<std::string>& symbols = file.symbols;
     BarAggregator aggregator(path, barSeconds);
     for (std::size_t i = 0; i < ticks.size(); ++i) {
-        const Tick& t = ticks[i];
+        const TickRow& t = ticks[i];
         aggregator.add(t.micros, symbols[static_cast<std::size_t>(t.symbol)], t.price, t.size,
                        static_cast<std::int64_t>(i));
     }
