@@ -13,6 +13,7 @@ packages=(
   python3 python3-numpy python3-sklearn
   stress-ng                        # scripts/test-under-load.sh
   poppler-utils                    # the report tests read the PDF back (pdftotext, pdftoppm)
+  openssl                          # test_feed makes a TLS certificate for wss://
   clang libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh (libFuzzer)
 )
 if [[ "${1:-}" != "--no-gui" ]]; then

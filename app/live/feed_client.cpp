@@ -1,0 +1,87 @@
+#include "feed_client.h"
+
+#include "feed_connection.h"
+
+#include "engine/core/error.h"
+
+#include <QFile>
+#include <QThread>
+
+namespace clusterdesk::live {
+
+QString readFeedToken(const QString& tokenFile)
+{
+    if (tokenFile.isEmpty()) return qEnvironmentVariable("CLUSTERDESK_FEED_TOKEN").trimmed();
+    QFile file(tokenFile);
+    if (!file.open(QIODevice::ReadOnly))
+        throw UsageError("token file " + tokenFile.toStdString() + ": " + file.errorString().toStdString());
+    return QString::fromUtf8(file.readLine()).trimmed();
+}
+
+std::int64_t FeedStats::badTotal() const
+{
+    std::int64_t total = 0;
+    for (std::int64_t count : bad) total += count;
+    return total;
+}
+
+QString describe(FeedStats::State state)
+{
+    switch (state) {
+    case FeedStats::State::Connecting: return QStringLiteral("connecting");
+    case FeedStats::State::Connected: return QStringLiteral("connected");
+    case FeedStats::State::Reconnecting: return QStringLiteral("reconnecting");
+    case FeedStats::State::Refused: return QStringLiteral("refused");
+    case FeedStats::State::Stopped: return QStringLiteral("stopped");
+    }
+    return QStringLiteral("unknown");
+}
+
+FeedClient::FeedClient(FeedClientOptions options, stream::TickInbox& inbox, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_inbox(inbox)
+    , m_stats(std::make_shared<SharedStats>())
+{
+    const QString scheme = m_options.url.scheme();
+    if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp"))
+        throw UsageError("feed URL " + m_options.url.toString().toStdString() + ": expected ws://, wss:// or tcp://HOST:PORT");
+    if (m_options.url.host().isEmpty() || m_options.url.port() <= 0)
+        throw UsageError("feed URL " + m_options.url.toString().toStdString() + ": expected a host and a port");
+}
+
+FeedClient::~FeedClient()
+{
+    stop();
+}
+
+void FeedClient::start()
+{
+    if (m_thread) return;
+    m_thread = new QThread(this);
+    m_thread->setObjectName(QStringLiteral("feed ") + m_options.url.toString());
+    m_connection = new FeedConnection(m_options, m_inbox, m_stats, *this);
+    m_connection->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_connection, &QObject::deleteLater);
+    m_thread->start();
+    QMetaObject::invokeMethod(m_connection, &FeedConnection::open, Qt::QueuedConnection);
+}
+
+void FeedClient::stop()
+{
+    if (!m_thread) return;
+    QMetaObject::invokeMethod(m_connection, &FeedConnection::shutdown, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+    m_connection = nullptr;  // deleted on the thread's finish
+}
+
+FeedStats FeedClient::stats() const
+{
+    std::lock_guard lock(m_stats->mutex);
+    return m_stats->stats;
+}
+
+}  // namespace clusterdesk::live
