@@ -1,0 +1,95 @@
+// The streaming re-clustering loop, without the network: fed closed bars, it keeps the
+// rolling return window, and every `updateEveryBars` bars re-clusters it through the one
+// run path (RunSession) on the chosen topology, warm-started from the previous update's
+// partition (its clusters' means on the new window), then keeps cluster identities
+// stable (IdentityTracker) and reports what changed. In exact mode the same bars give
+// the same updates bit for bit, which is what makes a recorded session replayable.
+#pragma once
+
+#include "cluster_identity.h"
+#include "return_window.h"
+#include "tick_inbox.h"
+
+#include "engine/session/run_session.h"
+#include "engine/telemetry/power_sampler.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace clusterdesk::stream {
+
+struct LiveOptions {
+    std::string source = "live";      // the feed's URL, for the dataset's name and messages
+    std::int64_t windowBars = 60;     // returns per asset in the window
+    std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
+    KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
+    // k-means without a warm start (the first update, or after a cluster emptied): the
+    // best of this many initialisations, since every later update inherits its answer.
+    int freshInitialisations = 10;
+    Topology topology;
+    int threads = 0;
+    PoolOptions pool;
+    IdentityOptions identity;
+    double driftMovedShare = 0.2;     // alert when more than this share of assets moved
+    double driftDispersion = 1.5;     // ... or a surviving cluster's dispersion grew this many times
+};
+
+struct LiveUpdate {
+    int index = 0;                    // 1 for the first update
+    std::int64_t barMicros = 0;       // start of the newest bar in the window
+    int k = 0;
+    std::vector<std::string> assets;  // the window's rows
+    std::vector<std::int32_t> labels; // the run's own labels (0..k-1)
+    std::vector<int> clusterOf;       // stable cluster id per asset
+    std::vector<int> clusterIds;      // stable id per label
+    std::vector<float> centroids;     // k x cols, by label
+    std::int64_t cols = 0;
+    std::vector<double> dispersion;   // per label: mean squared distance of members to the centroid
+    std::vector<ClusterEvent> events;
+    std::vector<Migration> migrations;
+    double movedShare = 0;
+    std::string drift;                // why the drift alert fired, empty when it did not
+    std::optional<double> ari;        // against the feed's current sectors, when it carries them
+    double inertia = 0;
+    int iterations = 0;
+    double clusterMs = 0;             // the run itself
+    double latencyMs = 0;             // newest tick's receipt to this update's publication
+    std::string runId;                // when recorded
+};
+
+class LiveClusterer {
+public:
+    explicit LiveClusterer(LiveOptions options);
+
+    // Adds closed bars (symbols: every name their indices refer to; sectors: the truth a
+    // demo feed carries, or empty). Returns the update when one fell due; if several fell
+    // due in one call, only the last is run (the picture is never late to catch up).
+    std::optional<LiveUpdate> add(const std::vector<ReceivedBar>& bars, const std::vector<std::string>& symbols,
+                                  const std::unordered_map<std::string, std::string>& sectors);
+    const ReturnWindow& window() const { return m_window; }
+    // Asked from another thread to stop a running update (Cancelled is thrown from add).
+    void cancel() { m_cancel = true; }
+
+private:
+    LiveUpdate run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors);
+
+    LiveOptions m_options;
+    ReturnWindow m_window;
+    IdentityTracker m_identity;
+    std::unique_ptr<PowerSampler> m_power;
+    std::int64_t m_barsSinceUpdate = 0;
+    std::int64_t m_newestBarMicros = 0;
+    int m_updates = 0;
+    std::unordered_map<std::string, int> m_previousLabel;  // asset -> label of the previous update
+    int m_previousK = 0;
+    std::map<int, double> m_previousDispersion;  // stable id -> dispersion at the previous update
+    std::atomic<bool> m_cancel{false};
+};
+
+}  // namespace clusterdesk::stream

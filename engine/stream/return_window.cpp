@@ -1,0 +1,95 @@
+#include "return_window.h"
+
+#include "engine/core/error.h"
+#include "engine/data/text_cells.h"
+#include "kernels/zscore_rows.h"
+
+#include <cmath>
+
+namespace clusterdesk::stream {
+
+ReturnWindow::ReturnWindow(std::int64_t length) : m_length(length)
+{
+    if (length < 2) throw UsageError("a live window needs at least 2 returns, got " + std::to_string(length));
+    m_barStarts.assign(static_cast<std::size_t>(length), 0);
+}
+
+void ReturnWindow::add(const data::Bar& bar, const std::vector<std::string>& symbols)
+{
+    for (std::size_t i = m_assets.size(); i < symbols.size(); ++i)
+        m_assets.push_back(Asset{symbols[i], 0.0, std::vector<double>(static_cast<std::size_t>(m_length), 0.0), -1});
+    std::vector<double> close(m_assets.size(), 0.0);
+    for (const data::SymbolBar& s : bar.symbols) close[static_cast<std::size_t>(s.symbol)] = s.close;
+    const auto slot = static_cast<std::size_t>(m_bars % m_length);
+    for (std::size_t i = 0; i < m_assets.size(); ++i) {
+        Asset& asset = m_assets[i];
+        // count -1: not traded yet; its first close starts it (no return before a price).
+        if (asset.count < 0) {
+            if (close[i] > 0) {
+                asset.lastClose = close[i];
+                asset.count = 0;
+            }
+            continue;
+        }
+        const double now = close[i] > 0 ? close[i] : asset.lastClose;
+        asset.returns[static_cast<std::size_t>(asset.count % m_length)] = std::log(now / asset.lastClose);
+        asset.lastClose = now;
+        ++asset.count;
+    }
+    m_barStarts[slot] = bar.startMicros;
+    ++m_bars;
+}
+
+std::int64_t ReturnWindow::readyAssets() const
+{
+    std::int64_t ready = 0;
+    for (const Asset& asset : m_assets) ready += asset.count >= m_length ? 1 : 0;
+    return ready;
+}
+
+Dataset ReturnWindow::matrix(const std::string& source) const
+{
+    Dataset out;
+    out.cols = m_length;
+    out.layout = Layout::Prices;
+    out.source = source;
+    std::vector<std::string> flat;
+    for (const Asset& asset : m_assets) {
+        if (asset.count < m_length) continue;
+        // Oldest first: the ring's next slot holds the oldest return.
+        const std::int64_t first = asset.count % m_length;
+        double sum = 0, squares = 0;
+        const std::size_t at = out.values.size();
+        for (std::int64_t j = 0; j < m_length; ++j) {
+            const double r = asset.returns[static_cast<std::size_t>((first + j) % m_length)];
+            out.values.push_back(static_cast<float>(r));
+            sum += r;
+        }
+        const double mean = sum / static_cast<double>(m_length);
+        bool constant = true;
+        for (std::int64_t j = 0; j < m_length; ++j) {
+            const double d = out.values[at + j] - mean;
+            squares += d * d;
+            constant = constant && out.values[at + j] == out.values[at];
+        }
+        if (constant) flat.push_back(asset.name);
+        out.rowNames.push_back(asset.name);
+        out.returnMean.push_back(mean);
+        out.returnStd.push_back(std::sqrt(squares / static_cast<double>(m_length)));
+        ++out.rows;
+    }
+    // Column names: the bars the returns end in, oldest first.
+    for (std::int64_t j = 0; j < m_length; ++j) {
+        const std::int64_t bar = m_bars - m_length + j;
+        out.colNames.push_back(bar < 0 ? std::string("-")
+                                       : data::formatTimestamp(m_barStarts[static_cast<std::size_t>(bar % m_length)]));
+    }
+    if (out.rows > 0) kernels::zscoreRows(out.values, out.cols);
+    out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
+                        " bar returns");
+    if (!flat.empty())
+        out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
+    return out;
+}
+
+}  // namespace clusterdesk::stream

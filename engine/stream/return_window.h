@@ -1,0 +1,49 @@
+// The rolling window a live session clusters: per asset, the log returns of its last
+// `length` bars (a bar in which it did not trade repeats its last close: a zero
+// return), as the rows of a Dataset, each z-scored, so Euclidean distance between rows
+// is correlation distance, as for a prices file. Memory is a ring per asset, whatever
+// the stream's length.
+#pragma once
+
+#include "engine/data/bar_aggregator.h"
+#include "engine/data/dataset.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clusterdesk::stream {
+
+class ReturnWindow {
+public:
+    // length: returns per row (>= 2). symbols: the bar aggregator's names, indexed by
+    // SymbolBar::symbol (the list only grows). UsageError for a length below 2.
+    explicit ReturnWindow(std::int64_t length);
+
+    // Adds one closed bar; symbols names every symbol the bar's indices may refer to.
+    void add(const data::Bar& bar, const std::vector<std::string>& symbols);
+    std::int64_t length() const { return m_length; }
+    std::int64_t bars() const { return m_bars; }
+    // Assets whose window is full.
+    std::int64_t readyAssets() const;
+
+    // The rows of the assets with a full window, in order of first appearance, z-scored,
+    // with their names, the column names (bar start times) and each asset's return mean
+    // and deviation; notes name any asset whose window is flat (its row is all zero).
+    Dataset matrix(const std::string& source) const;
+
+private:
+    struct Asset {
+        std::string name;
+        double lastClose = 0;
+        std::vector<double> returns;  // ring of m_length
+        std::int64_t count = 0;       // returns seen so far
+    };
+
+    std::int64_t m_length;
+    std::int64_t m_bars = 0;
+    std::vector<Asset> m_assets;            // indexed like the aggregator's symbols
+    std::vector<std::int64_t> m_barStarts;  // ring of the last m_length bar starts
+};
+
+}  // namespace clusterdesk::stream

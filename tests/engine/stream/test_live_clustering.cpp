@@ -1,0 +1,344 @@
+// Streaming clustering without the network: the assignment against brute force, stable
+// identities and lifecycle events on planted partitions, the rolling return window on
+// hand-made bars, and the whole loop on the live market demo through its sector
+// rotation (ARI against the current sectors, zero relabelling of untouched sectors,
+// the moved assets named) and bit-identical replays in exact mode.
+#include "doctest_support.h"
+
+#include "engine/core/error.h"
+#include "engine/stream/cluster_identity.h"
+#include "engine/stream/hungarian.h"
+#include "engine/stream/live_clusterer.h"
+#include "engine/stream/market_stream.h"
+#include "engine/stream/return_window.h"
+#include "engine/stream/tick_inbox.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+
+using namespace clusterdesk;
+using namespace clusterdesk::stream;
+
+namespace {
+
+double bruteForce(const std::vector<double>& cost, int rows, int cols)
+{
+    // Try every injective map of the smaller side into the larger.
+    const bool byRows = rows <= cols;
+    const int small = byRows ? rows : cols, large = byRows ? cols : rows;
+    std::vector<int> perm(large);
+    std::iota(perm.begin(), perm.end(), 0);
+    double best = std::numeric_limits<double>::infinity();
+    do {
+        double sum = 0;
+        for (int i = 0; i < small; ++i) sum += byRows ? cost[i * cols + perm[i]] : cost[perm[i] * cols + i];
+        best = std::min(best, sum);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return best;
+}
+
+std::vector<std::string> names(int n)
+{
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i) out.push_back("A" + std::to_string(i));
+    return out;
+}
+
+// k clusters' centroids in 2 columns, cluster c at (c, 0): only their count matters here.
+std::vector<float> centroidsFor(int k)
+{
+    std::vector<float> out;
+    for (int c = 0; c < k; ++c) out.insert(out.end(), {static_cast<float>(c), 0.0f});
+    return out;
+}
+
+int countEvents(const IdentityUpdate& u, ClusterEvent::Kind kind)
+{
+    return static_cast<int>(std::count_if(u.events.begin(), u.events.end(), [&](const ClusterEvent& e) { return e.kind == kind; }));
+}
+
+const ClusterEvent* findEvent(const IdentityUpdate& u, ClusterEvent::Kind kind)
+{
+    for (const ClusterEvent& e : u.events)
+        if (e.kind == kind) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the assignment is optimal on every small matrix, rectangular either way")
+{
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> small(0, 4);  // integer costs: ties happen
+    for (int trial = 0; trial < 600; ++trial) {
+        const int rows = 1 + trial % 5, cols = 1 + (trial / 5) % 6;
+        std::vector<double> cost(static_cast<std::size_t>(rows * cols));
+        for (double& c : cost) c = small(random);
+        const std::vector<int> match = minCostAssignment(cost, rows, cols);
+        REQUIRE(match.size() == static_cast<std::size_t>(rows));
+        std::set<int> used;
+        double sum = 0;
+        int assigned = 0;
+        for (int r = 0; r < rows; ++r) {
+            if (match[r] < 0) continue;
+            CHECK(used.insert(match[r]).second);
+            sum += cost[r * cols + match[r]];
+            ++assigned;
+        }
+        CHECK(assigned == std::min(rows, cols));
+        CHECK(sum == doctest::Approx(bruteForce(cost, rows, cols)));
+    }
+}
+
+TEST_CASE("stable ids survive a relabelling and an unchanged partition emits only survivals")
+{
+    IdentityTracker tracker;
+    const auto assets = names(12);
+    const std::vector<std::int32_t> labels{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+    const IdentityUpdate first = tracker.update(assets, labels, 3, centroidsFor(3), 2, 0);
+    CHECK(countEvents(first, ClusterEvent::Kind::Born) == 3);
+    // The same partition with every label number changed.
+    std::vector<std::int32_t> permuted;
+    for (auto l : labels) permuted.push_back((l + 1) % 3);
+    const IdentityUpdate second = tracker.update(assets, permuted, 3, centroidsFor(3), 2, 0);
+    CHECK(second.assetIds == first.assetIds);
+    CHECK(second.migrations.empty());
+    CHECK(second.movedShare == 0);
+    CHECK(countEvents(second, ClusterEvent::Kind::Survived) == 3);
+    CHECK(second.events.size() == 3);
+}
+
+TEST_CASE("a split, a merge, a birth and a death are each told with the right ids")
+{
+    const auto assets = names(12);
+    const std::vector<std::int32_t> start{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+    SUBCASE("split")
+    {
+        IdentityTracker tracker;
+        const IdentityUpdate a = tracker.update(assets, start, 3, centroidsFor(3), 2, 0);
+        // Cluster of assets 0-3 splits into {0,1} and {2,3}.
+        const IdentityUpdate b = tracker.update(assets, {0, 0, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2}, 4, centroidsFor(4), 2, 0);
+        const ClusterEvent* split = findEvent(b, ClusterEvent::Kind::Split);
+        REQUIRE(split);
+        CHECK(split->from == std::vector<int>{a.assetIds[0]});
+        CHECK(split->to.size() == 2);
+        CHECK(countEvents(b, ClusterEvent::Kind::Born) == 0);  // the new piece is the split's, not a birth
+        CHECK(b.assetIds[4] == a.assetIds[4]);
+        CHECK(b.assetIds[8] == a.assetIds[8]);
+        CHECK(b.migrations.size() == 2);  // two of the four moved to the new piece
+    }
+    SUBCASE("merge")
+    {
+        IdentityTracker tracker;
+        const IdentityUpdate a = tracker.update(assets, start, 3, centroidsFor(3), 2, 0);
+        const IdentityUpdate b = tracker.update(assets, {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}, 2, centroidsFor(2), 2, 0);
+        const ClusterEvent* merged = findEvent(b, ClusterEvent::Kind::Merged);
+        REQUIRE(merged);
+        CHECK(merged->from.size() == 2);
+        CHECK(std::count(merged->from.begin(), merged->from.end(), a.assetIds[0]) == 1);
+        CHECK(std::count(merged->from.begin(), merged->from.end(), a.assetIds[4]) == 1);
+        CHECK(countEvents(b, ClusterEvent::Kind::Died) == 0);  // the absorbed one merged, it did not die
+        CHECK(b.assetIds[8] == a.assetIds[8]);
+    }
+    SUBCASE("birth and death, ids never reused")
+    {
+        IdentityTracker tracker;
+        const IdentityUpdate a = tracker.update(assets, start, 3, centroidsFor(3), 2, 0);
+        // Cluster 2's assets leave the universe; new assets form their own cluster.
+        std::vector<std::string> later(assets.begin(), assets.begin() + 8);
+        for (int i = 0; i < 4; ++i) later.push_back("B" + std::to_string(i));
+        const IdentityUpdate b = tracker.update(later, start, 3, centroidsFor(3), 2, 0);
+        const ClusterEvent* died = findEvent(b, ClusterEvent::Kind::Died);
+        const ClusterEvent* born = findEvent(b, ClusterEvent::Kind::Born);
+        REQUIRE(died);
+        REQUIRE(born);
+        CHECK(died->from == std::vector<int>{a.assetIds[8]});
+        for (int id : a.assetIds) CHECK(born->to[0] != id);
+        CHECK(b.migrations.empty());  // nobody present both times moved
+    }
+}
+
+TEST_CASE("migrations list exactly the assets that changed cluster")
+{
+    IdentityTracker tracker;
+    const auto assets = names(12);
+    const IdentityUpdate a = tracker.update(assets, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, 3, centroidsFor(3), 2, 0);
+    const IdentityUpdate b = tracker.update(assets, {0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 0}, 3, centroidsFor(3), 2, 0);
+    REQUIRE(b.migrations.size() == 2);
+    CHECK(b.migrations[0].asset == "A3");
+    CHECK(b.migrations[0].from == a.assetIds[3]);
+    CHECK(b.migrations[0].to == a.assetIds[4]);
+    CHECK(b.migrations[1].asset == "A11");
+    CHECK(b.migrations[1].to == a.assetIds[0]);
+    CHECK(b.movedShare == doctest::Approx(2.0 / 12.0));
+}
+
+TEST_CASE("the return window holds log returns, repeats a close with no trade, z-scores rows")
+{
+    ReturnWindow window(3);
+    const std::vector<std::string> symbols{"X", "Y"};
+    auto bar = [](std::int64_t start, std::vector<std::pair<int, double>> closes) {
+        data::Bar b;
+        b.startMicros = start;
+        for (auto [s, c] : closes) {
+            data::SymbolBar sb;
+            sb.symbol = s;
+            sb.close = c;
+            b.symbols.push_back(sb);
+        }
+        return b;
+    };
+    window.add(bar(0, {{0, 100}, {1, 50}}), symbols);
+    window.add(bar(1, {{0, 110}}), symbols);  // Y did not trade: a zero return
+    window.add(bar(2, {{0, 99}, {1, 55}}), symbols);
+    CHECK(window.readyAssets() == 0);
+    window.add(bar(3, {{0, 99}, {1, 60.5}}), symbols);
+    REQUIRE(window.readyAssets() == 2);
+    const Dataset m = window.matrix("test");
+    REQUIRE(m.rows == 2);
+    CHECK(m.cols == 3);
+    CHECK(m.rowNames == std::vector<std::string>{"X", "Y"});
+    CHECK(m.returnMean[0] == doctest::Approx((std::log(1.1) + std::log(0.9) + 0.0) / 3));
+    CHECK(m.returnMean[1] == doctest::Approx((0.0 + std::log(1.1) + std::log(1.1)) / 3));
+    for (std::int64_t r = 0; r < 2; ++r) {
+        double sum = 0, squares = 0;
+        for (std::int64_t c = 0; c < 3; ++c) sum += m.row(r)[c], squares += m.row(r)[c] * m.row(r)[c];
+        CHECK(sum == doctest::Approx(0).epsilon(1e-5));
+        CHECK(squares / 3 == doctest::Approx(1).epsilon(1e-5));
+    }
+    // The oldest return leaves as a new one comes: Y's zero return is the first to go.
+    window.add(bar(4, {{0, 99}, {1, 60.5}}), symbols);
+    CHECK(window.matrix("test").returnMean[1] == doctest::Approx((std::log(1.1) + std::log(1.1) + 0.0) / 3));
+    CHECK_THROWS_AS(ReturnWindow(1), UsageError);
+}
+
+namespace {
+
+// The live market demo through a TickInbox of 1 s bars into a LiveClusterer, as the
+// CLI drives it, rotating after `rotateAtBar` bars; every update is kept.
+std::vector<LiveUpdate> runDemo(const std::string& spec, const LiveOptions& options, int bars, int rotateAtBar,
+                                std::vector<std::int32_t>* sectorOfAsset = nullptr)
+{
+    MarketStream market(spec);
+    TickInbox inbox("demo", 1);
+    LiveClusterer live(options);
+    std::vector<LiveUpdate> updates;
+    std::vector<MarketTick> ticks;
+    const std::int64_t stepsPerBar = 1000000 / market.stepMicros();
+    std::int64_t receipt = 1;
+    for (std::int64_t step = 0; step < bars * stepsPerBar; ++step) {
+        if (step == rotateAtBar * stepsPerBar) market.rotate();
+        market.step(ticks);
+        for (const MarketTick& t : ticks) {
+            FeedTick tick;
+            tick.symbol = market.symbols()[t.asset];
+            tick.price = t.price;
+            tick.size = t.size;
+            tick.exchangeMicros = t.exchangeMicros;
+            tick.sector = market.sectorName(t.sector);
+            inbox.add(tick, receipt++);
+        }
+        auto closed = inbox.takeClosed();
+        if (closed.empty()) continue;
+        if (auto update = live.add(closed, inbox.symbols(), inbox.sectors())) updates.push_back(std::move(*update));
+    }
+    if (sectorOfAsset) {
+        sectorOfAsset->clear();
+        for (std::size_t i = 0; i < market.symbols().size(); ++i) sectorOfAsset->push_back(market.sectorOf(static_cast<std::int32_t>(i)));
+    }
+    return updates;
+}
+
+}  // namespace
+
+TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
+{
+    LiveOptions options;
+    options.windowBars = 60;
+    options.updateEveryBars = 5;
+    options.params.k = 10;
+    options.params.seed = 3;
+    options.threads = 2;
+    // 500 assets in 10 sectors; the rotation after 150 bars (update 18 of 48).
+    const int rotateAt = 150;
+    const std::vector<LiveUpdate> updates = runDemo("market:assets=500,sectors=10", options, 300, rotateAt);
+    REQUIRE(updates.size() >= 40);
+    // Before the rotation every update finds the sectors.
+    int firstAfter = -1;
+    for (std::size_t u = 0; u < updates.size(); ++u) {
+        REQUIRE(updates[u].ari);
+        if (updates[u].barMicros < updates[0].barMicros + (rotateAt - 65) * 1000000LL) {
+            CAPTURE(u);
+            CHECK(*updates[u].ari >= 0.9);
+        } else if (firstAfter < 0 && updates[u].barMicros >= updates[0].barMicros + (rotateAt - 60) * 1000000LL) {
+            firstAfter = static_cast<int>(u);
+        }
+    }
+    REQUIRE(firstAfter > 0);
+    // Within 15 updates of the rotation (75 bars: a window and a quarter), and from
+    // then on, ARI >= 0.9 against the sectors as they are now.
+    const int settled = firstAfter + 15;
+    REQUIRE(settled < static_cast<int>(updates.size()));
+    for (std::size_t u = settled; u < updates.size(); ++u) {
+        CAPTURE(u);
+        CHECK(*updates[u].ari >= 0.9);
+    }
+    // Sectors 2..9 keep their cluster id through every update: zero relabelling.
+    for (int sector = 2; sector < 10; ++sector) {
+        const std::string first = "S0" + std::to_string(sector) + "_A00" + std::to_string(sector);
+        std::set<int> ids;
+        for (const LiveUpdate& update : updates) {
+            const auto at = std::find(update.assets.begin(), update.assets.end(), first);
+            REQUIRE(at != update.assets.end());
+            ids.insert(update.clusterOf[at - update.assets.begin()]);
+        }
+        CAPTURE(sector);
+        CHECK(ids.size() == 1);
+    }
+    // The moved assets (every other member of sector 0, e.g. S00_A010) migrate, and the
+    // migrations name sector 0's cluster and sector 1's.
+    std::set<std::string> moved;
+    int fromId = -1, toId = -1;
+    for (std::size_t u = firstAfter; u < updates.size(); ++u)
+        for (const Migration& m : updates[u].migrations) {
+            moved.insert(m.asset);
+            if (m.asset == "S00_A010") fromId = m.from, toId = m.to;
+        }
+    CHECK(moved.count("S00_A010") == 1);
+    CHECK(moved.count("S00_A000") == 0);
+    const LiveUpdate& before = updates[static_cast<std::size_t>(firstAfter - 1)];
+    auto idOf = [&](const LiveUpdate& update, const std::string& asset) {
+        return update.clusterOf[std::find(update.assets.begin(), update.assets.end(), asset) - update.assets.begin()];
+    };
+    CHECK(fromId == idOf(before, "S00_A000"));
+    CHECK(toId == idOf(before, "S01_A001"));
+    for (const LiveUpdate& update : updates) CHECK(update.latencyMs >= 0);
+}
+
+TEST_CASE("exact mode: the same bars give the same updates bit for bit")
+{
+    LiveOptions options;
+    options.windowBars = 30;
+    options.updateEveryBars = 5;
+    options.params.algorithm = Algorithm::AdaptGrow;
+    options.params.kMax = 16;
+    options.params.mode = kernels::Mode::Exact;
+    options.threads = 2;
+    const auto a = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
+    options.threads = 1;  // another topology, the same answers
+    const auto b = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
+    REQUIRE(a.size() == b.size());
+    REQUIRE(a.size() >= 8);
+    for (std::size_t u = 0; u < a.size(); ++u) {
+        CAPTURE(u);
+        CHECK(a[u].labels == b[u].labels);
+        REQUIRE(a[u].centroids.size() == b[u].centroids.size());
+        CHECK(std::memcmp(a[u].centroids.data(), b[u].centroids.data(), a[u].centroids.size() * sizeof(float)) == 0);
+        CHECK(a[u].clusterOf == b[u].clusterOf);
+    }
+}
