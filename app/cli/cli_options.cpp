@@ -180,6 +180,49 @@ std::string existingStorePath(const std::string& dbOption)
     return path;
 }
 
+bool parseEngineOption(const std::string& option, const std::function<const std::string&()>& value, RunOptions& o)
+{
+    if (option == "--algo")
+        o.params.algorithm = parseChoice<Algorithm>(option, value(), {{"kmeans", Algorithm::KMeans}, {"adaptgrow", Algorithm::AdaptGrow}});
+    else if (option == "--k") {
+        o.params.k = parsePositive(option, value());
+        o.kGiven = true;
+    } else if (option == "--k0") o.params.k0 = parsePositive(option, value());
+    else if (option == "--kmax") o.params.kMax = parsePositive(option, value());
+    else if (option == "--no-merge") o.params.merge = false;
+    else if (option == "--init")
+        o.params.init = parseChoice<InitMethod>(option, value(), {{"kmeans++", InitMethod::KMeansPlusPlus}, {"kmeans||", InitMethod::KMeansParallel}});
+    else if (option == "--max-iter") o.params.maxIterations = parsePositive(option, value());
+    else if (option == "--n-init") o.params.nInit = parsePositive(option, value());
+    else if (option == "--tol") {
+        o.params.tolerance = parseNumber<double>(option, value());
+        // inf would stop after one iteration and record it as converged; nan never compares.
+        if (!(o.params.tolerance >= 0) || !std::isfinite(o.params.tolerance))
+            throw UsageError("option --tol: must be a finite number >= 0 (got " + std::to_string(o.params.tolerance) + ")");
+    } else if (option == "--seed") o.params.seed = parseNumber<std::uint64_t>(option, value());
+    else if (option == "--mode")
+        o.params.mode = parseChoice<kernels::Mode>(option, value(), {{"fast", kernels::Mode::Fast}, {"exact", kernels::Mode::Exact}});
+    else if (option == "--precision")
+        o.params.precision = parseChoice<kernels::Precision>(option, value(), {{"fp32", kernels::Precision::FP32}, {"tf32", kernels::Precision::TF32}, {"bf16", kernels::Precision::BF16}});
+    else if (option == "--topology") o.topology = value();
+    else if (option == "--threads") {
+        o.threads = parsePositive(option, value());
+        validate(o.threads);
+    }
+    else return false;
+    return true;
+}
+
+void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& o)
+{
+    auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };
+    const bool kmeans = o.params.algorithm == Algorithm::KMeans;
+    if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
+        throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");
+    if (!kmeans && given("--k"))
+        throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k between --k0 and --kmax");
+}
+
 RunOptions parseRunOptions(const std::vector<std::string>& args)
 {
     RunOptions o;
@@ -207,35 +250,9 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
             if (equals == std::string::npos || equals == 0) throw UsageError("option --option: expected KEY=VALUE, got '" + pair + "'");
             o.sourceOptions[pair.substr(0, equals)] = pair.substr(equals + 1);
         }
-        else if (option == "--algo")
-            o.params.algorithm = parseChoice<Algorithm>(option, value(), {{"kmeans", Algorithm::KMeans}, {"adaptgrow", Algorithm::AdaptGrow}});
-        else if (option == "--k") {
-            o.params.k = parsePositive(option, value());
-            o.kGiven = true;
-        } else if (option == "--k0") o.params.k0 = parsePositive(option, value());
-        else if (option == "--kmax") o.params.kMax = parsePositive(option, value());
-        else if (option == "--no-merge") o.params.merge = false;
-        else if (option == "--init")
-            o.params.init = parseChoice<InitMethod>(option, value(), {{"kmeans++", InitMethod::KMeansPlusPlus}, {"kmeans||", InitMethod::KMeansParallel}});
         else if (option == "--init-centroids") o.initCentroidsPath = value();
         else if (option == "--warm-start") o.warmStartRun = value();
-        else if (option == "--max-iter") o.params.maxIterations = parsePositive(option, value());
-        else if (option == "--n-init") o.params.nInit = parsePositive(option, value());
-        else if (option == "--tol") {
-            o.params.tolerance = parseNumber<double>(option, value());
-            // inf would stop after one iteration and record it as converged; nan never compares.
-            if (!(o.params.tolerance >= 0) || !std::isfinite(o.params.tolerance))
-                throw UsageError("option --tol: must be a finite number >= 0 (got " + args[i] + ")");
-        } else if (option == "--seed") o.params.seed = parseNumber<std::uint64_t>(option, value());
-        else if (option == "--mode")
-            o.params.mode = parseChoice<kernels::Mode>(option, value(), {{"fast", kernels::Mode::Fast}, {"exact", kernels::Mode::Exact}});
-        else if (option == "--precision")
-            o.params.precision = parseChoice<kernels::Precision>(option, value(), {{"fp32", kernels::Precision::FP32}, {"tf32", kernels::Precision::TF32}, {"bf16", kernels::Precision::BF16}});
-        else if (option == "--topology") o.topology = value();
-        else if (option == "--threads") {
-            o.threads = parsePositive(option, value());
-            validate(o.threads);
-        }
+        else if (parseEngineOption(option, value, o)) {}
         else if (option == "--json") o.jsonPath = value();
         else if (option == "--labels-out") o.labelsPath = value();
         else if (option == "--centroids-out") o.centroidsPath = value();
@@ -250,11 +267,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
     auto given = [&](const char* option) { return std::find(args.begin(), args.end(), option) != args.end(); };
     if (!o.demoSpec.empty() && (!o.sourceName.empty() || !o.sourceOptions.empty()))
         throw UsageError("--source, --layout, --window, --bar, --truth and --option apply to --data; a demo takes its own keys (e.g. market:window=250)");
-    const bool kmeans = o.params.algorithm == Algorithm::KMeans;
-    if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
-        throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");
-    if (!kmeans && given("--k"))
-        throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k between --k0 and --kmax");
+    checkEngineOptions(args, o);
     if (!o.record && given("--db") && o.warmStartRun.empty())
         throw UsageError("--db names where to record; it makes no sense with --no-record");
     if (!o.initCentroidsPath.empty() || !o.warmStartRun.empty()) {

@@ -4,6 +4,7 @@
 #include "engine/cluster/params.h"
 #include "engine/data/source_spec.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,13 @@ std::string existingStorePath(const std::string& dbOption);
 
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);
+
+// The engine's options, shared by run and live (--algo, --k, --k0, --kmax, --no-merge,
+// --init, --max-iter, --n-init, --tol, --seed, --mode, --precision, --topology,
+// --threads): true when `option` is one of them (value() takes its value).
+bool parseEngineOption(const std::string& option, const std::function<const std::string&()>& value, RunOptions& o);
+// Refuses engine options the chosen algorithm would silently ignore.
+void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& o);
 
 std::string usageText();
 

@@ -5,6 +5,9 @@
 #ifdef CLUSTERDESK_CLI_REPORT
 #include "report_command.h"
 #endif
+#ifdef CLUSTERDESK_CLI_LIVE
+#include "live_command.h"
+#endif
 #include "run_command.h"
 #include "runs_command.h"
 #include "whatif_command.h"
@@ -31,6 +34,14 @@ int main(int argc, char** argv)
     }
     if (args[0] == "runs") return cli::runsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "whatif") return cli::whatifCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "live") {
+#ifdef CLUSTERDESK_CLI_LIVE
+        return cli::liveCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+#else
+        std::cerr << "clusterdesk-cli: live needs a build with Qt (this one was configured with CLUSTERDESK_WITH_QT=OFF)\n";
+        return cli::kExitUsage;
+#endif
+    }
     if (args[0] == "report") {
 #ifdef CLUSTERDESK_CLI_REPORT
         return cli::reportCommand(std::vector<std::string>(args.begin() + 1, args.end()));

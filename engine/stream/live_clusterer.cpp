@@ -41,7 +41,7 @@ std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bar
     for (const ReceivedBar& bar : bars) {
         m_window.add(bar.bar, symbols);
         m_newestBarMicros = bar.bar.startMicros;
-        newestReceipt = std::max(newestReceipt, bar.newestReceiptMicros);
+        newestReceipt = std::max(newestReceipt, bar.completedMicros);
         if (++m_barsSinceUpdate >= m_options.updateEveryBars && m_window.bars() > m_options.windowBars) due = true;
     }
     if (!due) return std::nullopt;
@@ -88,6 +88,8 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     request.topology = m_options.topology;
     request.threads = m_options.threads;
     request.pool = m_options.pool;
+    request.store = m_options.store;
+    if (!m_previousRun.empty()) request.parents.push_back({"run", m_previousRun, "run", "", "warm_start", ""});
     RunControl control;
     m_cancel = false;
     control.cancel = &m_cancel;
@@ -161,6 +163,7 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     m_previousLabel.clear();
     for (std::size_t r = 0; r < update.assets.size(); ++r) m_previousLabel[update.assets[r]] = update.labels[r];
     m_previousK = update.k;
+    m_previousRun = update.runId;
     update.latencyMs = newestReceipt > 0 ? static_cast<double>(steadyMicros() - newestReceipt) / 1000.0 : 0.0;
     return update;
 }

@@ -38,6 +38,7 @@ struct LiveOptions {
     IdentityOptions identity;
     double driftMovedShare = 0.2;     // alert when more than this share of assets moved
     double driftDispersion = 1.5;     // ... or a surviving cluster's dispersion grew this many times
+    store::RunStore* store = nullptr; // records every update as a run, warm-start edge to the previous one
 };
 
 struct LiveUpdate {
@@ -59,7 +60,7 @@ struct LiveUpdate {
     double inertia = 0;
     int iterations = 0;
     double clusterMs = 0;             // the run itself
-    double latencyMs = 0;             // newest tick's receipt to this update's publication
+    double latencyMs = 0;             // receipt of the tick that completed the newest bar to publication
     std::string runId;                // when recorded
 };
 
@@ -88,7 +89,8 @@ private:
     int m_updates = 0;
     std::unordered_map<std::string, int> m_previousLabel;  // asset -> label of the previous update
     int m_previousK = 0;
-    std::map<int, double> m_previousDispersion;  // stable id -> dispersion at the previous update
+    std::map<int, double> m_previousDispersion;
+    std::string m_previousRun;  // the previous update's run id, when recorded  // stable id -> dispersion at the previous update
     std::atomic<bool> m_cancel{false};
 };
 

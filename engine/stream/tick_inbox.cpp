@@ -2,7 +2,7 @@
 
 #include "engine/core/error.h"
 
-#include <algorithm>
+#include <utility>
 
 namespace clusterdesk::stream {
 
@@ -12,32 +12,19 @@ void TickInbox::add(const FeedTick& tick, std::int64_t receiptMicros)
 {
     std::lock_guard lock(m_mutex);
     try {
-        // The receipt stamp rides along as the tick's id: a bar's close knows when it came.
-        m_bars.add(tick.exchangeMicros, tick.symbol, tick.price, tick.size, receiptMicros);
+        m_bars.add(tick.exchangeMicros, tick.symbol, tick.price, tick.size);
     } catch (const DataError&) {
         ++m_late;  // out of time order: its bar may already be published
         return;
     }
     if (!tick.sector.empty()) m_sector[tick.symbol] = tick.sector;
+    for (data::Bar& bar : m_bars.takeClosed()) m_closed.push_back(ReceivedBar{std::move(bar), receiptMicros});
 }
 
 std::vector<ReceivedBar> TickInbox::takeClosed()
 {
-    std::vector<data::Bar> closed;
-    {
-        std::lock_guard lock(m_mutex);
-        closed = m_bars.takeClosed();
-    }
-    std::vector<ReceivedBar> out;
-    out.reserve(closed.size());
-    for (data::Bar& bar : closed) {
-        ReceivedBar received;
-        for (const data::SymbolBar& s : bar.symbols)
-            received.newestReceiptMicros = std::max(received.newestReceiptMicros, s.closeTickId);
-        received.bar = std::move(bar);
-        out.push_back(std::move(received));
-    }
-    return out;
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_closed, {});
 }
 
 std::vector<std::string> TickInbox::symbols() const

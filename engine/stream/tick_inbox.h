@@ -16,11 +16,12 @@
 
 namespace clusterdesk::stream {
 
-// A closed bar and when its newest tick was received (steady-clock microseconds): the
-// start of the receive-to-published latency of the update that uses it.
+// A closed bar and when it became complete: the receipt (steady-clock microseconds) of
+// the tick that closed it, the first of the next bar. That tick is what makes an update
+// due, so the receive-to-published latency of the update starts there.
 struct ReceivedBar {
     data::Bar bar;
-    std::int64_t newestReceiptMicros = 0;
+    std::int64_t completedMicros = 0;
 };
 
 class TickInbox {
@@ -44,6 +45,7 @@ private:
     data::BarAggregator m_bars;
     std::unordered_map<std::string, std::string> m_sector;
     std::int64_t m_late = 0;
+    std::vector<ReceivedBar> m_closed;
 };
 
 }  // namespace clusterdesk::stream

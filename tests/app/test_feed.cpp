@@ -213,7 +213,7 @@ private slots:
         const auto bars = client.inbox.takeClosed();
         QCOMPARE(bars.size(), std::size_t(1));
         QCOMPARE(bars[0].bar.symbols.size(), std::size_t(2));
-        QVERIFY(bars[0].newestReceiptMicros > 0);
+        QVERIFY(bars[0].completedMicros > 0);
     }
 
     void sigintStopsCleanly()

@@ -1,0 +1,305 @@
+#include "live_command.h"
+
+#include "cli_errors.h"
+#include "cli_options.h"
+
+#include "app/live/feed_client.h"
+#include "engine/core/error.h"
+#include "engine/data/text_cells.h"
+#include "engine/exec/topology.h"
+#include "engine/store/run_store.h"
+#include "engine/stream/live_clusterer.h"
+
+#include <QCoreApplication>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <iostream>
+#include <thread>
+
+namespace clusterdesk::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void onInterrupt(int)
+{
+    g_stop = true;
+}
+
+struct LiveCommandOptions {
+    RunOptions engine;       // --algo, --k, --mode, --topology, --threads, ... and --db, --no-record, --json
+    QString feed;            // --feed URL
+    QString tokenFile;       // --token-file
+    std::vector<std::string> symbols;  // --symbols A,B,...
+    std::int64_t barSeconds = 1;
+    std::int64_t windowBars = 60;
+    std::int64_t updateEvery = 5;
+    double durationSeconds = 0;  // 0: until Ctrl-C
+};
+
+// "60", "60s", "2m", "1h": seconds.
+double parseDuration(const std::string& text)
+{
+    std::size_t used = 0;
+    double value = -1;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+    }
+    const std::string unit = text.substr(std::min(used, text.size()));
+    const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
+    if (!(value > 0) || scale < 0)
+        throw UsageError("option --duration: expected a positive time like 60s, 5m or 1h (got '" + text + "')");
+    return value * scale;
+}
+
+LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
+{
+    LiveCommandOptions o;
+    o.engine.params.k = 10;  // the market demo's sectors; --k says otherwise
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& option = args[i];
+        auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
+            return args[++i];
+        };
+        auto positive = [&](const std::string& text) {
+            try {
+                std::size_t used = 0;
+                const long long n = std::stoll(text, &used);
+                if (used == text.size() && n > 0) return static_cast<std::int64_t>(n);
+            } catch (const std::exception&) {
+            }
+            throw UsageError("option " + option + ": expected a positive whole number (got '" + text + "')");
+        };
+        if (option == "--feed") o.feed = QString::fromStdString(value());
+        else if (option == "--token-file") o.tokenFile = QString::fromStdString(value());
+        else if (option == "--symbols") {
+            std::string list = value();
+            for (std::size_t start = 0; start <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', start), list.size());
+                if (comma > start) o.symbols.push_back(list.substr(start, comma - start));
+                start = comma + 1;
+            }
+            if (o.symbols.empty()) throw UsageError("option --symbols: expected names separated by commas");
+        }
+        else if (option == "--bar") o.barSeconds = positive(value());
+        else if (option == "--window") o.windowBars = positive(value());
+        else if (option == "--update-every") o.updateEvery = positive(value());
+        else if (option == "--duration") o.durationSeconds = parseDuration(value());
+        else if (option == "--json") o.engine.jsonPath = value();
+        else if (option == "--db") o.engine.dbPath = value();
+        else if (option == "--no-record") o.engine.record = false;
+        else if (option == "--token") throw UsageError("the token is read from --token-file FILE or $CLUSTERDESK_FEED_TOKEN, never from the command line (other users can read it there)");
+        else if (!parseEngineOption(option, value, o.engine))
+            throw UsageError("unknown option '" + option + "' (see clusterdesk-cli live --help)");
+    }
+    if (o.feed.isEmpty()) throw UsageError("live needs --feed URL (ws://, wss:// or tcp://HOST:PORT; clusterdesk-feed prints it)");
+    if (o.windowBars < 2) throw UsageError("option --window: a live window needs at least 2 bars");
+    checkEngineOptions(args, o.engine);
+    return o;
+}
+
+double percentile(std::vector<double> values, double q)
+{
+    if (values.empty()) return 0;
+    const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
+    return values[at];
+}
+
+nlohmann::json latencyJson(double value, const std::vector<double>& all)
+{
+    return {{"value", value}, {"p50", percentile(all, 0.5)}, {"p99", percentile(all, 0.99)}, {"p999", percentile(all, 0.999)}};
+}
+
+nlohmann::json feedJson(const live::FeedStats& s)
+{
+    return {{"state", live::describe(s.state).toStdString()}, {"messages", s.messages}, {"ticks", s.ticks},
+            {"gaps", s.gaps}, {"missing", s.missing}, {"duplicates", s.duplicates}, {"out_of_order", s.outOfOrder},
+            {"reconnects", s.reconnects}, {"bad", s.badTotal()}};
+}
+
+nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>& latencies, const live::FeedStats& feed)
+{
+    nlohmann::json events = nlohmann::json::array();
+    int survived = 0;
+    for (const stream::ClusterEvent& e : u.events) {
+        if (e.kind == stream::ClusterEvent::Kind::Survived) {
+            ++survived;
+            continue;
+        }
+        events.push_back({{"kind", stream::toString(e.kind)}, {"from", e.from}, {"to", e.to}});
+    }
+    nlohmann::json migrations = nlohmann::json::array();
+    for (const stream::Migration& m : u.migrations) migrations.push_back({{"asset", m.asset}, {"from", m.from}, {"to", m.to}});
+    nlohmann::json out{{"update", u.index},
+                       {"time", data::formatTimestamp(u.barMicros)},
+                       {"k", u.k},
+                       {"assets", u.assets.size()},
+                       {"events", events},
+                       {"survived", survived},
+                       {"moved", u.migrations.size()},
+                       {"moved_share", u.movedShare},
+                       {"migrations", migrations},
+                       {"latency_ms", latencyJson(u.latencyMs, latencies)},
+                       {"cluster_ms", u.clusterMs},
+                       {"iterations", u.iterations},
+                       {"inertia", u.inertia},
+                       {"feed", feedJson(feed)}};
+    if (!u.drift.empty()) out["drift"] = u.drift;
+    if (u.ari) out["ari"] = *u.ari;
+    if (!u.runId.empty()) out["run"] = u.runId;
+    return out;
+}
+
+std::string eventsText(const stream::LiveUpdate& u)
+{
+    auto ids = [](const std::vector<int>& list) {
+        std::string out;
+        for (int id : list) out += (out.empty() ? "" : ",") + std::to_string(id);
+        return out;
+    };
+    // Births and deaths grouped ("born 0,1,2"); splits and merges one by one.
+    std::vector<int> born, died;
+    std::string text;
+    for (const stream::ClusterEvent& e : u.events) {
+        if (e.kind == stream::ClusterEvent::Kind::Born) born.insert(born.end(), e.to.begin(), e.to.end());
+        else if (e.kind == stream::ClusterEvent::Kind::Died) died.insert(died.end(), e.from.begin(), e.from.end());
+        else if (e.kind != stream::ClusterEvent::Kind::Survived)
+            text += std::string(text.empty() ? "" : "; ") + stream::toString(e.kind) + " " + ids(e.from) + " -> " + ids(e.to);
+    }
+    if (!born.empty()) text += std::string(text.empty() ? "" : "; ") + "born " + ids(born);
+    if (!died.empty()) text += std::string(text.empty() ? "" : "; ") + "died " + ids(died);
+    // The flows between surviving clusters: "moved 0->1 x25".
+    std::map<std::pair<int, int>, int> flows;
+    for (const stream::Migration& m : u.migrations) ++flows[{m.from, m.to}];
+    for (const auto& [pair, count] : flows)
+        text += std::string(text.empty() ? "" : "; ") + "moved " + std::to_string(pair.first) + "->" +
+                std::to_string(pair.second) + " x" + std::to_string(count);
+    return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+int liveCommand(const std::vector<std::string>& args)
+{
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << usageText();
+        return kExitOk;
+    }
+    return exitCodeOf([&] {
+        LiveCommandOptions o = parseLiveOptions(args);
+        int argc = 1;
+        char name[] = "clusterdesk-cli";
+        char* argv[] = {name, nullptr};
+        QCoreApplication app(argc, argv);
+
+        std::unique_ptr<store::RunStore> runStore;
+        if (o.engine.record) runStore = std::make_unique<store::RunStore>(storePath(o.engine.dbPath));
+        stream::LiveOptions liveOptions;
+        liveOptions.source = o.feed.toStdString();
+        liveOptions.windowBars = o.windowBars;
+        liveOptions.updateEveryBars = o.updateEvery;
+        liveOptions.params = o.engine.params;
+        liveOptions.topology = parseTopology(o.engine.topology);
+        liveOptions.threads = o.engine.threads;
+        liveOptions.store = runStore.get();
+        stream::LiveClusterer clusterer(liveOptions);
+
+        live::FeedClientOptions feedOptions;
+        feedOptions.url = QUrl(o.feed);
+        feedOptions.symbols = o.symbols;
+        feedOptions.token = live::readFeedToken(o.tokenFile);
+        stream::TickInbox inbox(o.feed.toStdString(), o.barSeconds);
+        live::FeedClient feed(feedOptions, inbox);
+
+        std::ofstream jsonFile;
+        std::ostream* json = nullptr;
+        if (o.engine.jsonPath == "-") {
+            json = &std::cout;
+        } else if (!o.engine.jsonPath.empty()) {
+            jsonFile.open(o.engine.jsonPath, std::ios::trunc);
+            if (!jsonFile) throw OutputError("--json " + o.engine.jsonPath + ": cannot be written");
+            json = &jsonFile;
+        }
+
+        g_stop = false;
+        std::signal(SIGINT, onInterrupt);
+        feed.start();
+        std::cerr << "clusterdesk-cli: live on " << o.feed.toStdString() << ": " << o.barSeconds << " s bars, window "
+                  << o.windowBars << " bars, an update every " << o.updateEvery << " bars"
+                  << (o.durationSeconds > 0 ? ", for " + std::to_string(static_cast<int>(o.durationSeconds)) + " s" : ", until Ctrl-C")
+                  << '\n';
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<double> latencies;
+        int updates = 0;
+        std::string refusal;
+        try {
+            while (!g_stop) {
+                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                if (o.durationSeconds > 0 && elapsed >= o.durationSeconds) break;
+                const live::FeedStats stats = feed.stats();
+                if (stats.state == live::FeedStats::State::Refused) {
+                    refusal = stats.lastProblem.toStdString();
+                    break;
+                }
+                const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();
+                if (bars.empty()) {
+                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+                    continue;
+                }
+                const auto update = clusterer.add(bars, inbox.symbols(), inbox.sectors());
+                if (!update) continue;
+                ++updates;
+                latencies.push_back(update->latencyMs);
+                if (json) {
+                    *json << updateJson(*update, latencies, feed.stats()).dump() << std::endl;
+                } else {
+                    char line[256];
+                    std::snprintf(line, sizeof line, "update %d  %s  k %d  moved %zu (%.1f%%)  latency %.2f ms (p99 %.2f)",
+                                  update->index, data::formatTimestamp(update->barMicros).c_str(), update->k,
+                                  update->migrations.size(), 100.0 * update->movedShare, update->latencyMs,
+                                  percentile(latencies, 0.99));
+                    std::cout << line << (update->ari ? "  ARI " + std::to_string(*update->ari).substr(0, 5) : "")
+                              << "  events: " << eventsText(*update)
+                              << (update->drift.empty() ? "" : "  DRIFT: " + update->drift) << std::endl;
+                }
+            }
+        } catch (...) {
+            std::signal(SIGINT, SIG_DFL);
+            throw;
+        }
+        std::signal(SIGINT, SIG_DFL);
+        feed.stop();
+        if (!refusal.empty()) throw UsageError("the feed refused this client: " + refusal);
+
+        const live::FeedStats stats = feed.stats();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        nlohmann::json summary{{"updates", updates},
+                               {"duration_s", seconds},
+                               {"latency_ms", {{"p50", percentile(latencies, 0.5)}, {"p99", percentile(latencies, 0.99)},
+                                               {"p999", percentile(latencies, 0.999)}}},
+                               {"late_ticks", inbox.lateTicks()},
+                               {"feed", feedJson(stats)}};
+        if (json) {
+            *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
+        } else {
+            std::printf("summary: %d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages\n",
+                        updates, seconds, percentile(latencies, 0.5), percentile(latencies, 0.99),
+                        static_cast<long long>(stats.ticks), static_cast<long long>(stats.gaps),
+                        static_cast<long long>(stats.reconnects), static_cast<long long>(stats.badTotal()));
+        }
+        return kExitOk;
+    });
+}
+
+}  // namespace clusterdesk::cli
