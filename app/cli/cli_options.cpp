@@ -51,6 +51,7 @@ std::string usageText()
   clusterdesk-cli runs COMMAND [--db PATH] ...
   clusterdesk-cli report ID... --out FILE.html|FILE.pdf [--title TEXT] [--db PATH]
   clusterdesk-cli whatif (--data PATH | --demo SPEC | --shape ROWSxCOLS) --topologies LIST [options]
+  clusterdesk-cli live --feed URL [options]
   clusterdesk-cli --help | --version
 
 Clusters the rows of a dataset and prints a summary. Every run is recorded in the
@@ -145,6 +146,26 @@ What-if (the same job on several topologies, measured here or modeled):
   whatif --write-catalog [FILE]
                           writes the built-in catalog to FILE (default the user copy
                           above) to edit: prices, your own devices and links
+
+Live (built with Qt; a feed is clusterdesk-feed --demo market, or any server speaking its messages):
+  live --feed URL [engine options] [--json PATH|-]
+                          connects (ws://, wss://, tcp://HOST:PORT), builds bars from the
+                          ticks and re-clusters the rolling window of z-scored bar
+                          returns every few bars, warm-started from the previous update,
+                          with cluster ids kept stable; prints each update: clusters
+                          born, died, split or merged, the assets that moved, the
+                          latency from the tick that completed the bar to the published
+                          clusters (p50/p99), ARI when the feed carries sectors. Each
+                          update is recorded as a run (warm-start edge to the previous).
+                          Ends with a summary on Ctrl-C, --duration or --updates.
+  --token-file FILE       the feed's access token (else $CLUSTERDESK_FEED_TOKEN; never
+                          on the command line)
+  --symbols A,B,...       subscribe to these only (default: every symbol)
+  --bar SECONDS           bar length (default 1)
+  --window BARS           returns per asset in the window (default 60)
+  --update-every BARS     re-cluster after this many new bars (default 5)
+  --duration TIME         stop after 60s, 5m, 1h; --updates N: after N updates
+  (--k defaults to 10 here, the market demo's sectors)
 
 Reports (built with Qt):
   report ID... --out F    one document for these runs: summary, dataset, parameters,

@@ -42,7 +42,8 @@ struct LiveCommandOptions {
     std::int64_t barSeconds = 1;
     std::int64_t windowBars = 60;
     std::int64_t updateEvery = 5;
-    double durationSeconds = 0;  // 0: until Ctrl-C
+    double durationSeconds = 0;  // 0: until Ctrl-C (or --updates)
+    int maxUpdates = 0;          // --updates: stop after this many; 0 = no limit
 };
 
 // "60", "60s", "2m", "1h": seconds.
@@ -95,6 +96,7 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
         else if (option == "--window") o.windowBars = positive(value());
         else if (option == "--update-every") o.updateEvery = positive(value());
         else if (option == "--duration") o.durationSeconds = parseDuration(value());
+        else if (option == "--updates") o.maxUpdates = static_cast<int>(std::min<std::int64_t>(positive(value()), 1000000000));
         else if (option == "--json") o.engine.jsonPath = value();
         else if (option == "--db") o.engine.dbPath = value();
         else if (option == "--no-record") o.engine.record = false;
@@ -157,6 +159,7 @@ nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>
                        {"feed", feedJson(feed)}};
     if (!u.drift.empty()) out["drift"] = u.drift;
     if (u.ari) out["ari"] = *u.ari;
+    if (u.truthChanged) out["truth_changed"] = true;
     if (!u.runId.empty()) out["run"] = u.runId;
     return out;
 }
@@ -244,7 +247,7 @@ int liveCommand(const std::vector<std::string>& args)
         int updates = 0;
         std::string refusal;
         try {
-            while (!g_stop) {
+            while (!g_stop && (o.maxUpdates == 0 || updates < o.maxUpdates)) {
                 const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
                 if (o.durationSeconds > 0 && elapsed >= o.durationSeconds) break;
                 const live::FeedStats stats = feed.stats();

@@ -50,7 +50,8 @@ FeedOptions parseFeedOptions(const QStringList& arguments)
         "{type, seq, symbol, price, size, ts, sector} over WebSocket, and the same as newline-delimited JSON\n"
         "over plain TCP. Prints the WebSocket URL on its first line and the TCP URL on its second.\n\n"
         "Binds 127.0.0.1 unless told otherwise; any other address needs --token-file, and clients must\n"
-        "send that token in their subscribe message. Stops cleanly on SIGINT or SIGTERM.");
+        "send that token in their subscribe message. Stops cleanly on SIGINT or SIGTERM; SIGUSR1 makes the\n"
+        "demo's regime change at once.");
     parser.addHelpOption();
     parser.addOptions({
         {"demo", "Stream a live demo: market[:assets=500,sectors=10,seed=7,step_ms=100,corr_market=0.3,corr_sector=0.7].", "SPEC"},

@@ -57,6 +57,7 @@ int main(int argc, char** argv)
                           .arg(server.messagesSent()));
         app.quit();
     });
+    QObject::connect(&stopSignals, &feed::SignalWatch::rotateRequested, &pump, &feed::TickPump::rotate);
     QObject::connect(&pump, &feed::TickPump::finished, &app, [&] {
         feed::logLine(QStringLiteral("stopped: the stream ended after %1 messages sent").arg(server.messagesSent()));
         app.quit();

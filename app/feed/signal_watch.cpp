@@ -25,7 +25,11 @@ SignalWatch::SignalWatch(QObject* parent) : QObject(parent)
     m_notifier = new QSocketNotifier(g_pipe[1], QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, [this] {
         char byte = 0;
-        if (::read(g_pipe[1], &byte, 1) == 1) emit stopRequested(byte);
+        if (::read(g_pipe[1], &byte, 1) != 1) return;
+        if (byte == SIGUSR1)
+            emit rotateRequested();
+        else
+            emit stopRequested(byte);
     });
     struct sigaction action {};
     action.sa_handler = onSignal;
@@ -33,6 +37,7 @@ SignalWatch::SignalWatch(QObject* parent) : QObject(parent)
     action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, nullptr);
     sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGUSR1, &action, nullptr);
 }
 
 }  // namespace clusterdesk::feed

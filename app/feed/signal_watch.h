@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM as a Qt signal: the handler only writes a byte to a pipe (all a
+// SIGINT and SIGTERM (stop) and SIGUSR1 (the demo's regime change, now) as Qt signals: the handler only writes a byte to a pipe (all a
 // signal handler may safely do) and the event loop reads it, so shutdown runs as
 // ordinary code: close the listeners, log, exit 0.
 #pragma once
@@ -16,6 +16,7 @@ public:
 
 signals:
     void stopRequested(int signal);
+    void rotateRequested();
 
 private:
     QSocketNotifier* m_notifier = nullptr;

@@ -36,11 +36,17 @@ void TickPump::start(std::optional<double> rotateAtSeconds)
     }
     m_firstMicros = m_batch.front().exchangeMicros;
     if (rotateAtSeconds) {
-        QTimer::singleShot(static_cast<int>(std::lround(*rotateAtSeconds * 1000)), this, [this] {
-            if (m_player->rotate()) logLine(QStringLiteral("regime change: sector rotation"));
-        });
+        QTimer::singleShot(static_cast<int>(std::lround(*rotateAtSeconds * 1000)), this, &TickPump::rotate);
     }
     m_timer.start(0);
+}
+
+void TickPump::rotate()
+{
+    if (m_player->rotate())
+        logLine(QStringLiteral("regime change: sector rotation"));
+    else
+        logLine(QStringLiteral("this stream has no regime change to make"));
 }
 
 bool TickPump::fetch()

@@ -25,6 +25,8 @@ public:
 
     void start(std::optional<double> rotateAtSeconds);
     std::int64_t batches() const { return m_batches; }
+    // The player's regime change, now (--rotate-at's timer, or SIGUSR1).
+    void rotate();
 
 signals:
     // The player ran out (a ticks file played to its end).

@@ -149,6 +149,8 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     }
     m_previousDispersion = std::move(dispersionById);
 
+    update.truthChanged = update.index > 1 && sectors != m_previousSectors;
+    m_previousSectors = sectors;
     if (!sectors.empty()) {
         std::map<std::string, std::int32_t> sectorIds;
         std::vector<std::int32_t> truth;

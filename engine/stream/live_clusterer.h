@@ -57,6 +57,7 @@ struct LiveUpdate {
     double movedShare = 0;
     std::string drift;                // why the drift alert fired, empty when it did not
     std::optional<double> ari;        // against the feed's current sectors, when it carries them
+    bool truthChanged = false;        // the feed's sectors differ from the previous update's (a regime change)
     double inertia = 0;
     int iterations = 0;
     double clusterMs = 0;             // the run itself
@@ -90,7 +91,8 @@ private:
     std::unordered_map<std::string, int> m_previousLabel;  // asset -> label of the previous update
     int m_previousK = 0;
     std::map<int, double> m_previousDispersion;
-    std::string m_previousRun;  // the previous update's run id, when recorded  // stable id -> dispersion at the previous update
+    std::string m_previousRun;
+    std::unordered_map<std::string, std::string> m_previousSectors;  // the previous update's run id, when recorded  // stable id -> dispersion at the previous update
     std::atomic<bool> m_cancel{false};
 };
 

@@ -1,0 +1,130 @@
+// clusterdesk-cli live against the real clusterdesk-feed streaming the market demo (500
+// assets, 10 sectors): the sectors are found before the regime change and again within
+// a stated number of updates after it, the untouched sectors are never relabelled, the
+// moved assets are named with the clusters they left and joined, and every update is
+// recorded as a run.
+#include "feed_process.h"
+#include "temp_dir.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QFile>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <csignal>
+#include <set>
+
+using clusterdesk::test::FeedProcess;
+
+namespace {
+
+// Updates allowed after the regime change before the picture must be right again: the
+// window is 60 bars and an update comes every 5, so 12 updates replace it entirely.
+constexpr int kSettleUpdates = 15;
+
+}  // namespace
+
+class TestCliLive : public QObject {
+    Q_OBJECT
+private slots:
+    void followsTheRotation()
+    {
+        FeedProcess feed({"--demo", "market:assets=500,sectors=10", "--speed", "10"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        clusterdesk::test::TempDir temp;
+        const QString db = QString::fromStdString(temp.path()) + "/runs.sqlite";
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                  {"live", "--feed", feed.webSocketUrl().toString(), "--k", "10", "--updates", "40", "--json", "-", "--db", db});
+        QVERIFY(cli.waitForStarted(10000));
+        QList<QJsonObject> updates;
+        QJsonObject summary;
+        bool rotated = false;
+        while (summary.isEmpty()) {
+            if (!cli.canReadLine() && !cli.waitForReadyRead(120000)) break;  // the suite's TIMEOUT is the real limit
+            while (cli.canReadLine()) {
+                const QJsonObject line = QJsonDocument::fromJson(cli.readLine()).object();
+                if (line.contains("summary")) {
+                    summary = line["summary"].toObject();
+                    break;
+                }
+                updates << line;
+                // The regime change once the picture has been right a few times.
+                if (!rotated && updates.size() == 5) {
+                    ::kill(static_cast<pid_t>(feed.process().processId()), SIGUSR1);
+                    rotated = true;
+                }
+            }
+        }
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QCOMPARE(updates.size(), 40);
+        QVERIFY(!summary.isEmpty());
+        QCOMPARE(summary["updates"].toInt(), 40);
+        QCOMPARE(summary["feed"].toObject()["bad"].toInt(), 0);
+
+        int changedAt = -1;
+        for (int u = 0; u < updates.size(); ++u)
+            if (updates[u]["truth_changed"].toBool()) changedAt = u;
+        QVERIFY2(changedAt >= 5, "the feed's sectors changed after the rotation signal");
+        for (int u = 0; u < changedAt; ++u) QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(QString::number(u)));
+        QVERIFY2(changedAt + kSettleUpdates < updates.size(), "enough updates after the change to judge");
+        for (int u = changedAt + kSettleUpdates; u < updates.size(); ++u)
+            QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(QString::number(u)));
+
+        // Untouched sectors (S02..S09) never move; every other member of S00 moves (to
+        // S01's cluster), from one named cluster to another.
+        std::set<QString> moved;
+        std::set<std::pair<int, int>> flows;
+        for (const QJsonObject& update : updates) {
+            for (const QJsonValue& m : update["migrations"].toArray()) {
+                const QString asset = m.toObject()["asset"].toString();
+                QVERIFY2(asset.startsWith("S00_") || asset.startsWith("S01_"), qPrintable(asset + " of an untouched sector moved"));
+                moved.insert(asset);
+                flows.insert({m.toObject()["from"].toInt(), m.toObject()["to"].toInt()});
+            }
+            // No cluster is born, dies, splits or merges after the first update.
+            if (&update != &updates.front()) QCOMPARE(update["events"].toArray().size(), 0);
+        }
+        QVERIFY(moved.count("S00_A010"));
+        QVERIFY(!moved.count("S00_A000"));
+        QCOMPARE(flows.size(), std::size_t(1));
+        QVERIFY(flows.begin()->first != flows.begin()->second);
+
+        // Each update is a run of its own in the store.
+        std::set<QString> runs;
+        for (const QJsonObject& update : updates) runs.insert(update["run"].toString());
+        QCOMPARE(runs.size(), std::size_t(40));
+        QVERIFY(!runs.count(QString()));
+        QVERIFY(summary["latency_ms"].toObject()["p99"].toDouble() > 0);
+    }
+
+    void refusedWithoutTheToken()
+    {
+        clusterdesk::test::TempDir temp;
+        const QString dir = QString::fromStdString(temp.path());
+        QFile token(dir + "/token");
+        QVERIFY(token.open(QIODevice::WriteOnly));
+        token.write("right\n");
+        token.close();
+        FeedProcess feed({"--demo", "market:assets=20,sectors=2", "--listen", "0.0.0.0:0", "--token-file", token.fileName()});
+        QVERIFY(feed.started && feed.webSocketUrl().isValid());
+        QUrl url = feed.webSocketUrl();
+        url.setHost("127.0.0.1");
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"live", "--feed", url.toString(), "--no-record", "--k", "2"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        QVERIFY(cli.readAllStandardError().contains("refused: no access token"));
+        // The token on the command line is refused before anything connects.
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"live", "--feed", url.toString(), "--token", "right"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        QVERIFY(cli.readAllStandardError().contains("never from the command line"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLive)
+#include "test_cli_live.moc"
