@@ -165,7 +165,7 @@ Live (built with Qt; a feed is clusterdesk-feed --demo market, or any server spe
   --window BARS           returns per asset in the window (default 60)
   --update-every BARS     re-cluster after this many new bars (default 5)
   --duration TIME         stop after 60s, 5m, 1h; --updates N: after N updates
-  (--k defaults to 10 here, the market demo's sectors)
+  (--k defaults to 10 here, the market demo's sectors; --threads to 1)
 
 Reports (built with Qt):
   report ID... --out F    one document for these runs: summary, dataset, parameters,

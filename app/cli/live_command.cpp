@@ -22,7 +22,6 @@
 #include <fstream>
 #include <map>
 #include <iostream>
-#include <thread>
 
 namespace clusterdesk::cli {
 namespace {
@@ -214,7 +213,9 @@ int liveCommand(const std::vector<std::string>& args)
         liveOptions.updateEveryBars = o.updateEvery;
         liveOptions.params = o.engine.params;
         liveOptions.topology = parseTopology(o.engine.topology);
-        liveOptions.threads = o.engine.threads;
+        // A live window is small (hundreds of rows): one thread unless told otherwise, so an
+        // update never waits for cores the feed's socket and the server are using.
+        liveOptions.threads = o.engine.threads > 0 ? o.engine.threads : 1;
         liveOptions.store = runStore.get();
         stream::LiveClusterer clusterer(liveOptions);
 
@@ -250,16 +251,16 @@ int liveCommand(const std::vector<std::string>& args)
             while (!g_stop && (o.maxUpdates == 0 || updates < o.maxUpdates)) {
                 const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
                 if (o.durationSeconds > 0 && elapsed >= o.durationSeconds) break;
-                const live::FeedStats stats = feed.stats();
-                if (stats.state == live::FeedStats::State::Refused) {
-                    refusal = stats.lastProblem.toStdString();
-                    break;
-                }
-                const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();
-                if (bars.empty()) {
-                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+                // Asleep until a bar closes; every 50 ms a look at Ctrl-C, the clock and the feed.
+                if (!inbox.waitForClosed(std::chrono::milliseconds(50))) {
+                    const live::FeedStats stats = feed.stats();
+                    if (stats.state == live::FeedStats::State::Refused) {
+                        refusal = stats.lastProblem.toStdString();
+                        break;
+                    }
                     continue;
                 }
+                const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();
                 const auto update = clusterer.add(bars, inbox.symbols(), inbox.sectors());
                 if (!update) continue;
                 ++updates;

@@ -10,6 +10,13 @@ namespace {
 
 using nlohmann::json;
 
+// A value as JSON text: invalid UTF-8 (a symbol from a file, a peer's string) replaced,
+// never thrown on.
+std::string shown(const json& value)
+{
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 ParsedMessage refuse(BadMessage reason, std::string detail)
 {
     ParsedMessage out;
@@ -35,28 +42,28 @@ ParsedMessage parseTick(const json& object)
         if (!object.contains(field)) return refuse(BadMessage::MissingField, std::string("tick has no '") + field + "'");
     const json& seq = object["seq"];
     if (!seq.is_number_integer() || seq.get<std::int64_t>() <= 0)
-        return refuse(BadMessage::BadSequence, "field 'seq': " + seq.dump() + " is not a positive integer");
+        return refuse(BadMessage::BadSequence, "field 'seq': " + shown(seq) + " is not a positive integer");
     if (!object["symbol"].is_string() || object["symbol"].get_ref<const std::string&>().empty())
-        return refuse(BadMessage::MissingField, "field 'symbol': " + object["symbol"].dump() + " is not a name");
+        return refuse(BadMessage::MissingField, "field 'symbol': " + shown(object["symbol"]) + " is not a name");
     if (!object["ts"].is_number_integer())
-        return refuse(BadMessage::MissingField, "field 'ts': " + object["ts"].dump() + " is not microseconds");
+        return refuse(BadMessage::MissingField, "field 'ts': " + shown(object["ts"]) + " is not microseconds");
     if (!object["price"].is_number())
-        return refuse(BadMessage::BadPrice, "field 'price': " + object["price"].dump() + " is not a number");
+        return refuse(BadMessage::BadPrice, "field 'price': " + shown(object["price"]) + " is not a number");
     FeedMessage message;
     FeedTick& tick = message.tick;
     tick.price = object["price"].get<double>();
     if (!std::isfinite(tick.price) || tick.price <= 0)
-        return refuse(BadMessage::BadPrice, "field 'price': " + object["price"].dump() + " is not finite and positive");
+        return refuse(BadMessage::BadPrice, "field 'price': " + shown(object["price"]) + " is not finite and positive");
     if (object.contains("size")) {
         if (!object["size"].is_number())
-            return refuse(BadMessage::BadSize, "field 'size': " + object["size"].dump() + " is not a number");
+            return refuse(BadMessage::BadSize, "field 'size': " + shown(object["size"]) + " is not a number");
         tick.size = object["size"].get<double>();
         if (!std::isfinite(tick.size) || tick.size < 0)
-            return refuse(BadMessage::BadSize, "field 'size': " + object["size"].dump() + " is negative or not finite");
+            return refuse(BadMessage::BadSize, "field 'size': " + shown(object["size"]) + " is negative or not finite");
     }
     if (object.contains("sector")) {
         if (!object["sector"].is_string())
-            return refuse(BadMessage::MissingField, "field 'sector': " + object["sector"].dump() + " is not a name");
+            return refuse(BadMessage::MissingField, "field 'sector': " + shown(object["sector"]) + " is not a name");
         tick.sector = object["sector"].get<std::string>();
     }
     tick.seq = seq.get<std::int64_t>();
@@ -135,7 +142,7 @@ std::optional<Subscribe> parseSubscribe(std::string_view text, std::string* prob
     if (!symbols.is_array() || symbols.empty()) return fail("subscribe's 'symbols' is neither \"*\" nor a list of names");
     request.all = false;
     for (const auto& symbol : symbols) {
-        if (!symbol.is_string()) return fail("subscribe's 'symbols' holds " + symbol.dump() + ", not a name");
+        if (!symbol.is_string()) return fail("subscribe's 'symbols' holds " + shown(symbol) + ", not a name");
         request.symbols.push_back(symbol.get<std::string>());
     }
     return request;
@@ -146,17 +153,17 @@ std::string tickMessage(const FeedTick& tick)
     json object{{"type", "tick"}, {"seq", tick.seq}, {"symbol", tick.symbol}, {"price", tick.price},
                 {"size", tick.size}, {"ts", tick.exchangeMicros}};
     if (!tick.sector.empty()) object["sector"] = tick.sector;
-    return object.dump();
+    return shown(object);
 }
 
 std::string helloMessage(const std::string& stream, std::int64_t symbols, const std::string& speed)
 {
-    return json{{"type", "hello"}, {"stream", stream}, {"symbols", symbols}, {"speed", speed}}.dump();
+    return shown(json{{"type", "hello"}, {"stream", stream}, {"symbols", symbols}, {"speed", speed}});
 }
 
 std::string errorMessage(const std::string& message)
 {
-    return json{{"type", "error"}, {"message", message}}.dump();
+    return shown(json{{"type", "error"}, {"message", message}});
 }
 
 std::string subscribeMessage(const Subscribe& request)
@@ -164,7 +171,7 @@ std::string subscribeMessage(const Subscribe& request)
     json object{{"type", "subscribe"}};
     object["symbols"] = request.all ? json("*") : json(request.symbols);
     if (!request.token.empty()) object["token"] = request.token;
-    return object.dump();
+    return shown(object);
 }
 
 SequenceChecker::Verdict SequenceChecker::check(std::int64_t seq, std::int64_t* missing)

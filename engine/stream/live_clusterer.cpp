@@ -3,6 +3,8 @@
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +38,14 @@ LiveClusterer::LiveClusterer(LiveOptions options)
 std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bars, const std::vector<std::string>& symbols,
                                              const std::unordered_map<std::string, std::string>& sectors)
 {
+    // The update's own work (window, identities, metrics) on the session's threads
+    // only: an OpenMP region waiting for a core the feed is using costs milliseconds.
+    const int callerThreads = omp_get_max_threads();
+    omp_set_num_threads(std::max(1, m_options.threads > 0 ? m_options.threads : callerThreads));
+    struct Restore {
+        int threads;
+        ~Restore() { omp_set_num_threads(threads); }
+    } restore{callerThreads};
     std::int64_t newestReceipt = 0;
     bool due = false;
     for (const ReceivedBar& bar : bars) {

@@ -2,7 +2,6 @@
 
 #include "engine/core/error.h"
 #include "engine/data/text_cells.h"
-#include "kernels/zscore_rows.h"
 
 #include <cmath>
 
@@ -72,10 +71,14 @@ Dataset ReturnWindow::matrix(const std::string& source) const
             squares += d * d;
             constant = constant && out.values[at + j] == out.values[at];
         }
+        const double sd = std::sqrt(squares / static_cast<double>(m_length));
+        // Z-scored here, with the statistics at hand: a flat row becomes zeros.
+        for (std::int64_t j = 0; j < m_length; ++j)
+            out.values[at + j] = constant ? 0.0f : static_cast<float>((out.values[at + j] - mean) / sd);
         if (constant) flat.push_back(asset.name);
         out.rowNames.push_back(asset.name);
         out.returnMean.push_back(mean);
-        out.returnStd.push_back(std::sqrt(squares / static_cast<double>(m_length)));
+        out.returnStd.push_back(sd);
         ++out.rows;
     }
     // Column names: the bars the returns end in, oldest first.
@@ -84,7 +87,6 @@ Dataset ReturnWindow::matrix(const std::string& source) const
         out.colNames.push_back(bar < 0 ? std::string("-")
                                        : data::formatTimestamp(m_barStarts[static_cast<std::size_t>(bar % m_length)]));
     }
-    if (out.rows > 0) kernels::zscoreRows(out.values, out.cols);
     out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
                         " bar returns");
     if (!flat.empty())

@@ -10,7 +10,7 @@ TickInbox::TickInbox(std::string source, std::int64_t barSeconds) : m_bars(std::
 
 void TickInbox::add(const FeedTick& tick, std::int64_t receiptMicros)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
     try {
         m_bars.add(tick.exchangeMicros, tick.symbol, tick.price, tick.size);
     } catch (const DataError&) {
@@ -18,7 +18,17 @@ void TickInbox::add(const FeedTick& tick, std::int64_t receiptMicros)
         return;
     }
     if (!tick.sector.empty()) m_sector[tick.symbol] = tick.sector;
-    for (data::Bar& bar : m_bars.takeClosed()) m_closed.push_back(ReceivedBar{std::move(bar), receiptMicros});
+    std::vector<data::Bar> closed = m_bars.takeClosed();
+    if (closed.empty()) return;
+    for (data::Bar& bar : closed) m_closed.push_back(ReceivedBar{std::move(bar), receiptMicros});
+    lock.unlock();
+    m_barClosed.notify_all();
+}
+
+bool TickInbox::waitForClosed(std::chrono::milliseconds timeout)
+{
+    std::unique_lock lock(m_mutex);
+    return m_barClosed.wait_for(lock, timeout, [this] { return !m_closed.empty(); });
 }
 
 std::vector<ReceivedBar> TickInbox::takeClosed()

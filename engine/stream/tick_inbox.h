@@ -8,6 +8,8 @@
 #include "engine/data/bar_aggregator.h"
 #include "feed_message.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -34,6 +36,9 @@ public:
     void add(const FeedTick& tick, std::int64_t receiptMicros);
     // From the consumer: bars closed since the last call, oldest first.
     std::vector<ReceivedBar> takeClosed();
+    // Waits until a closed bar is waiting or `timeout` passed: a consumer that sleeps
+    // until there is work wakes the moment a bar closes, and costs nothing meanwhile.
+    bool waitForClosed(std::chrono::milliseconds timeout);
     // Every symbol seen so far (SymbolBar::symbol indexes it) and its latest sector.
     std::vector<std::string> symbols() const;
     std::unordered_map<std::string, std::string> sectors() const;
@@ -42,6 +47,7 @@ public:
 
 private:
     mutable std::mutex m_mutex;
+    std::condition_variable m_barClosed;
     data::BarAggregator m_bars;
     std::unordered_map<std::string, std::string> m_sector;
     std::int64_t m_late = 0;
