@@ -26,6 +26,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -193,7 +194,28 @@ private slots:
         }
         const auto edges = store::RunStore(m_db.toStdString()).lineage(m_first.toStdString());
         QVERIFY(std::any_of(edges.begin(), edges.end(), [](const store::LineageEdge& e) { return e.relation == "compared_with"; }));
-        dialog->close();
+        // Rows by name: the run ids differ and are highlighted, the algorithm does not.
+        auto rowNamed = [&](const QString& title) {
+            for (int r = 0; r < dialog->table().rowCount(); ++r)
+                if (dialog->table().verticalHeaderItem(r)->text() == title) return r;
+            return -1;
+        };
+        const int idRow = rowNamed("Run: Run"), algorithmRow = rowNamed("Parameters: Algorithm");
+        QVERIFY(idRow >= 0 && algorithmRow >= 0);
+        QVERIFY(dialog->highlighted(idRow));
+        QVERIFY(!dialog->highlighted(algorithmRow));
+        QVERIFY(rowNamed("Time and energy: Wall time") >= 0);
+        // Latency and Power overlay the two runs beside Evolution.
+        QCOMPARE(dialog->latency().runBarsCount(), 2);
+        QStringList powerLines;
+        for (int g = 0; g < dialog->power().graphCount(); ++g) powerLines << dialog->power().graph(g)->name();
+        for (const QString& id : {m_first, m_second})
+            QVERIFY2(!powerLines.filter("run " + id.left(8)).isEmpty(), qPrintable(powerLines.join(" | ")));
+        // Its Close button closes it.
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QVERIFY(buttons && buttons->button(QDialogButtonBox::Close));
+        buttons->button(QDialogButtonBox::Close)->click();
+        QVERIFY(!dialog->isVisible());
     }
 
     void reportOfSelectedRuns()
