@@ -92,6 +92,7 @@ private slots:
         QVERIFY(clusters);
         QCOMPARE(clusters->pointCount(), 500);
         QCOMPARE(clusters->centroidCount(), outcome->k);
+        QVERIFY(!clusters->placeholderShown());
         QVERIFY(clusters->csv().contains("S00_A000"));
 
         QVERIFY(station.window().runStatus().text().contains(QString::number(iterations)));

@@ -1,5 +1,6 @@
 // The graphs on their own: a real k-means run (on this thread, no window) feeds the one
 // run of a RunSet; each graph must draw exactly what the run reported and export it.
+#include "ui/plots/clusters_plot.h"
 #include "ui/plots/evolution_plot.h"
 #include "ui/plots/latency_plot.h"
 #include "ui/plots/power_plot.h"
@@ -49,6 +50,8 @@ private slots:
         ui::EvolutionPlot plot;
         plot.refresh(m_runs);
         QCOMPARE(plot.sizeBandCount(), 5);
+        // The legend names every band it draws.
+        for (int c = 0; c < 5; ++c) QVERIFY(plot.legend->hasItemWithPlottable(plot.sizeBand(c)));
         QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
         QCPGraph* top = plot.sizeBand(4);
         QCOMPARE(top->dataCount(), m_iterations);
@@ -56,6 +59,43 @@ private slots:
         // Drawing again (a live update) replaces, never appends.
         plot.refresh(m_runs);
         QCOMPARE(plot.kGraph()->dataCount(), m_iterations);
+    }
+
+    void evolutionLegendNamesWhatItDraws()
+    {
+        // AdaptGrow growing to 10, then to 20 clusters: every band up to 16 is listed, and
+        // the 16th says how many more the stack holds.
+        for (const int k : {10, 20}) {
+            ui::RunSet runs;
+            ui::RunSeries& run = runs.add("grow", "host");
+            run.beginRun(1000, 10);
+            for (int it = 1; it <= 3; ++it) {
+                IterationStats stats;
+                stats.iteration = it;
+                stats.k = it == 1 ? 2 : k;
+                stats.inertia = 100.0 / it;
+                stats.sizes.assign(static_cast<std::size_t>(stats.k), 1000 / stats.k);
+                run.addIteration(stats);
+            }
+            ui::EvolutionPlot plot;
+            plot.refresh(runs);
+            QCOMPARE(plot.sizeBandCount(), k);
+            int listed = 0;
+            for (int c = 0; c < k; ++c) listed += plot.legend->hasItemWithPlottable(plot.sizeBand(c)) ? 1 : 0;
+            QCOMPARE(listed, std::min(k, 16));
+            if (k > 16) QVERIFY2(plot.sizeBand(15)->name().contains("16-19"), qPrintable(plot.sizeBand(15)->name()));
+        }
+    }
+
+    void clustersSayWhatToDoBeforeAnyRun()
+    {
+        ui::ClustersPlot plot;
+        QVERIFY(plot.placeholderShown());
+        QVERIFY(!plot.xAxis->tickLabels());
+        // A run without a projection yet (still running) draws no points: still the hint.
+        plot.refresh(m_runs);
+        QCOMPARE(plot.pointCount(), 0);
+        QVERIFY(plot.placeholderShown());
     }
 
     void latencyHasOneBarPerIterationAndPhase()

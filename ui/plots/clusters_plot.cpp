@@ -24,7 +24,29 @@ ClustersPlot::ClustersPlot(QWidget* parent)
     yAxis->setLabel(tr("PC2 (data units)"));
     placeLegendBelow(6);  // the points fill the whole rectangle
     setMouseTracking(true);
+    // Before any run: what to do, rather than empty axes from 0 to 5.
+    m_placeholder = new QCPItemText(this);
+    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_placeholder->position->setCoords(0.5, 0.5);
+    m_placeholder->setText(tr("No clusters yet: load data and press Run"));
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    m_placeholder->setFont(big);
+    m_placeholder->setColor(Qt::darkGray);
+    showPlaceholder(true);
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) { showPointUnder(event->pos()); });
+}
+
+bool ClustersPlot::placeholderShown() const
+{
+    return m_placeholder->visible();
+}
+
+void ClustersPlot::showPlaceholder(bool show)
+{
+    m_placeholder->setVisible(show);
+    xAxis->setTickLabels(!show);
+    yAxis->setTickLabels(!show);
 }
 
 const ClusterProjection& ClustersPlot::shown() const
@@ -74,6 +96,7 @@ void ClustersPlot::refresh(const RunSet& runs)
         m_centroids->setData(QVector<double>(p.centroidX.begin(), p.centroidX.end()),
                              QVector<double>(p.centroidY.begin(), p.centroidY.end()));
     }
+    showPlaceholder(p.x.empty());
     if (p.totalRows > 0) {
         // Beside other runs, the title says whose points these are.
         const QString whose = beside ? tr("Clusters of %1").arg(run->name()) : tr("Clusters");

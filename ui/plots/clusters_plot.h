@@ -22,9 +22,12 @@ public:
     // Points drawn (the projection's sample) and centroids drawn.
     int pointCount() const;
     int centroidCount() const;
+    // Whether it shows "no run yet" instead of points.
+    bool placeholderShown() const;
 
 private:
     void showPointUnder(const QPoint& pos);
+    void showPlaceholder(bool show);
 
     // The projection drawn: nothing, or the selected run's.
     const ClusterProjection& shown() const;
@@ -36,6 +39,7 @@ private:
     int m_drawnVersion = -1;
     bool m_drawnBeside = false;
     QCPGraph* m_centroids = nullptr;
+    QCPItemText* m_placeholder = nullptr;  // in the middle of the empty plot, until there are points
 };
 
 }  // namespace clusterdesk::ui

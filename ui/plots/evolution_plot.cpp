@@ -8,7 +8,9 @@
 namespace clusterdesk::ui {
 namespace {
 
-constexpr int kLegendBands = 8;
+// Bands named in the legend: every cluster up to this many; beyond, the last entry says
+// how many more the stack holds, so the legend never silently lists fewer than drawn.
+constexpr int kLegendBands = 16;
 
 QString inertiaLabel()
 {
@@ -86,7 +88,9 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
             if (static_cast<std::size_t>(c) < sizes.size()) stacked[i] += static_cast<double>(sizes[static_cast<std::size_t>(c)]);
         }
         QCPGraph* band = addGraph();
-        band->setName(tr("cluster %1").arg(c));
+        band->setName(c == kLegendBands - 1 && bands > kLegendBands
+                          ? tr("cluster %1 (clusters %2-%3 above it, not listed)").arg(c).arg(c + 1).arg(bands - 1)
+                          : tr("cluster %1").arg(c));
         const QColor colour = clusterColor(c);
         band->setPen(QPen(colour.darker(130), 1));
         band->setBrush(QColor(colour.red(), colour.green(), colour.blue(), 200));
