@@ -83,6 +83,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(kRedrawMs);
     connect(m_redraw, &QTimer::timeout, this, &MainWindow::refreshVisible);
+    m_clock = new QTimer(this);
+    m_clock->setInterval(250);
+    connect(m_clock, &QTimer::timeout, this,
+            [this] { m_status->refresh(*m_live, m_enginePanel->params().algorithm == Algorithm::AdaptGrow); });
     connect(&m_runs, &RunSet::changed, this, [this] {
         if (!m_redraw->isActive()) m_redraw->start();
     });
@@ -207,7 +211,7 @@ void MainWindow::showError(const QString& message)
     statusBar()->showMessage(message, 10000);
 }
 
-void MainWindow::setRunning(bool running)
+void MainWindow::setRunning(bool running, const QString& starting)
 {
     m_running = running;
     m_run->setEnabled(!running && m_dataset != nullptr);
@@ -215,7 +219,12 @@ void MainWindow::setRunning(bool running)
     m_enginePanel->setEnabled(!running);
     m_topologyPanel->setEnabled(!running);
     m_dataPanel->setEnabled(!running);
-    if (running) m_status->startClock();
+    if (running && !m_clock->isActive()) {
+        m_status->startClock(starting.isEmpty() ? tr("Initialising") : starting);
+        m_clock->start();
+    } else if (!running) {
+        m_clock->stop();
+    }
 }
 
 void MainWindow::refreshVisible()

@@ -71,7 +71,8 @@ public:
 
 public slots:
     void showError(const QString& message);
-    void setRunning(bool running);
+    // starting: what the run does before its first iteration, for the status bar.
+    void setRunning(bool running, const QString& starting = {});
 
 signals:
     void runRequested();
@@ -96,6 +97,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     ErrorBanner* m_errors = nullptr;
     RunStatus* m_status = nullptr;
+    QTimer* m_clock = nullptr;  // the status bar counts while a run is on, even when nothing else changes
     DataPanel* m_dataPanel = nullptr;
     EnginePanel* m_enginePanel = nullptr;
     MembersView* m_members = nullptr;

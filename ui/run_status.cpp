@@ -27,9 +27,12 @@ RunStatus::RunStatus(QWidget* parent)
     layout->addWidget(m_bar);
 }
 
-void RunStatus::startClock()
+void RunStatus::startClock(const QString& starting)
 {
     m_start = std::chrono::steady_clock::now();
+    m_starting = starting;
+    m_bar->setRange(0, 0);  // busy: no iteration count yet
+    m_label->setText(tr("%1... %2 s").arg(m_starting).arg(0.0, 0, 'f', 1));
 }
 
 QString RunStatus::text() const
@@ -60,7 +63,7 @@ void RunStatus::refresh(const RunSeries& model, bool adaptGrow)
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     if (n == 0) {
         m_bar->setRange(0, 0);  // busy: initialisation has no iteration count yet
-        m_label->setText(tr("Initialising... %1 s").arg(elapsed, 0, 'f', 1));
+        m_label->setText(tr("%1... %2 s").arg(m_starting).arg(elapsed, 0, 'f', 1));
         return;
     }
     if (adaptGrow) {

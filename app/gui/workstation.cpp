@@ -6,6 +6,7 @@
 #include "pool_probe.h"
 
 #include "engine/core/output_file.h"
+#include "engine/exec/topology.h"
 #include "engine/report/membership.h"
 #include "kernels/backend_registry.h"
 #include "ui/file_dialog.h"
@@ -50,6 +51,19 @@ std::pair<QStringList, QString> probeGpus()
         }
     }
     return {gpus, QString::fromStdString(cuda.reason)};
+}
+
+// What a run does before its first iteration, for the status bar: a pool's ranks are
+// launched (seconds, with mpirun) before anything is computed.
+QString startingText(const QString& topology)
+{
+    try {
+        const Topology t = parseTopology(topology.toStdString());
+        if (t.isPool()) return Workstation::tr("Starting the node pool (%1 ranks)").arg(t.ranks);
+    } catch (const Error&) {
+        // The run itself reports a topology it cannot use.
+    }
+    return Workstation::tr("Initialising");
 }
 
 }  // namespace
@@ -214,7 +228,7 @@ void Workstation::startRun()
     if (m_history) m_history->prepare(job);
     m_running = true;
     m_window->errorBanner().hide();
-    m_window->setRunning(true);
+    m_window->setRunning(true, startingText(job.topology));
     m_window->liveRun().setName(job.topology);  // "host", "cuda:0,1", "pool:..."
     m_window->liveRun().beginRun(job.data->rows, job.params.maxIterations);
     m_controller->resetCancel();

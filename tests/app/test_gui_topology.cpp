@@ -202,7 +202,13 @@ private slots:
         station.window().enginePanel().setParams(params);
         choosePool(station, 2);
 
-        const auto outcome = test::runToEnd(station, 60000);
+        // The status bar says the pool is starting, from the moment Run is pressed.
+        QSignalSpy finished(&station, &Workstation::runFinished);
+        station.window().runAction()->trigger();
+        const QString starting = station.window().runStatus().text();
+        QVERIFY2(starting.startsWith("Starting the node pool (2 ranks)... 0.0 s"), qPrintable(starting));
+        QVERIFY(finished.wait(60000));
+        const auto outcome = std::optional<ui::RunOutcome>(finished.front().front().value<ui::RunOutcome>());
         QVERIFY(outcome);
         QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
         QVERIFY(!outcome->cancelled);
