@@ -120,6 +120,9 @@ void RunController::run(const RunJob& job)
         outcome.sizes = r.sizes;
         outcome.backend = QString::fromStdString(result.report.backend);
         outcome.power = result.power.value_or(PowerSummary{});
+        // The run's own time, as the store records it (seconds_total): the status bar,
+        // History and `runs show` give one figure.
+        outcome.seconds = result.report.secondsTotal;
         emit projected(projectClusters(*job.data, r));
         if (!r.labels.empty())
             emit membersReady(std::make_shared<const report::Membership>(report::membershipOf(*job.data, r.labels, r.centroids, r.k)));
@@ -134,7 +137,8 @@ void RunController::run(const RunJob& job)
     } catch (const std::exception& e) {
         outcome.error = QString("Run failed (%1): %2").arg(job.topology, QString::fromStdString(e.what()));
     }
-    outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    // A run that did not finish is timed here, up to its end.
+    if (outcome.seconds == 0) outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (!recordedId.isEmpty()) emit recorded(recordedId);
     emit finished(outcome);
 }

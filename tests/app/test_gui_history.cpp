@@ -19,10 +19,13 @@
 #include "ui/history/run_table_model.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/engine_panel.h"
+#include "ui/panels/topology_panel.h"
 #include "ui/plots/clusters_plot.h"
 #include "ui/plots/evolution_plot.h"
 #include "ui/plots/latency_plot.h"
 #include "ui/plots/power_plot.h"
+#include "ui/run_status.h"
+#include "ui/units.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -30,6 +33,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QLineEdit>
+#include <QRegularExpression>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QJsonArray>
 #include <QFileInfo>
 #include <QTextStream>
 #include <QMessageBox>
@@ -92,6 +99,35 @@ private slots:
         QCOMPARE(record.labels.size(), std::size_t(3000));
         QVERIFY(isGenerated(record.info.dataSource));
         QCOMPARE(record.dataset.rows, 3000);
+    }
+
+    // One run, four places that show its figures: the status bar, the History row, the
+    // Power graph and `runs show --json`. They must say the same.
+    void figuresAgreeEverywhere()
+    {
+        const CliResult show = runCli({"runs", "show", m_first, "--json", "--db", m_db});
+        QVERIFY2(show.exitCode == 0, qPrintable(show.err));
+        QJsonObject run = QJsonDocument::fromJson(show.out.toUtf8()).object();
+        if (run.isEmpty()) run = QJsonDocument::fromJson(show.out.toUtf8()).array().first().toObject();
+        const QJsonObject metrics = run["metrics"].toObject();
+        const QString seconds = ui::formatSeconds(metrics["seconds_total"].toDouble());
+        const QString joules = ui::formatJoules(run["energy_j"].toDouble());
+        QVERIFY(metrics["seconds_total"].toDouble() > 0);
+        QVERIFY(run["energy_j"].toDouble() > 0);
+        // The live run's status line, still showing the run that just ended.
+        const QString status = m_station->window().runStatus().text();
+        QVERIFY2(status.contains(" in " + seconds + ":"), qPrintable(status + " / " + seconds));
+        QCOMPARE(cell(0, ui::RunTableModel::Duration), seconds);
+        QCOMPARE(cell(0, ui::RunTableModel::Energy), joules);
+        auto* power = m_station->window().findChild<ui::PowerPlot*>();
+        QVERIFY2(power->title().contains(joules), qPrintable(power->title() + " / " + joules));
+        // Threads: the run's, in the store and the CLI; the Power legend names the
+        // machine's hardware threads, not the run's.
+        QCOMPARE(run["threads"].toInt(), m_station->window().topologyPanel().threads());
+        QVERIFY(power->graphCount() >= 1);
+        QVERIFY2(!power->graph(0)->name().contains(QRegularExpression("\\b\\d+ threads?\\b")) ||
+                     power->graph(0)->name().contains("hardware threads"),
+                 qPrintable(power->graph(0)->name()));
     }
 
     void selectingRunLoadsGraphsFromStore()

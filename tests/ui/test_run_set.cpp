@@ -164,8 +164,8 @@ private slots:
         QCOMPARE(plot.graph(1)->dataCount(), 3);
         QCOMPARE(plot.energyJoules(), 80.0);  // the selected run (host): 20 W for 4 s
         // Finished without an energy summary: each run's joules integrated from its samples.
-        QCOMPARE(plot.title(), QString("Power per device: host 80.00 J (integrated from the samples), "
-                                       "pool:2 400.00 J (integrated from the samples)"));
+        QCOMPARE(plot.title(), QString("Power per device: host 80 J (integrated from the samples), "
+                                       "pool:2 400 J (integrated from the samples)"));
         m_runs->select("b");
         plot.refresh(*m_runs);
         QCOMPARE(plot.energyJoules(), 400.0);  // 200 W for 2 s

@@ -1,5 +1,7 @@
 #include "power_plot.h"
 
+#include "../units.h"
+
 #include "../run_set.h"
 #include "cluster_palette.h"
 
@@ -90,7 +92,7 @@ void PowerPlot::refresh(const RunSet& runs)
         }
         anySamples = anySamples || !run.powerSamples().empty();
         const RunEnergy energy = energyOf(run, traces.joules);
-        if (!devices.isEmpty()) energies << tr("%1 %2 J (%3)").arg(run.name()).arg(energy.joules, 0, 'f', 2).arg(energy.source);
+        if (!devices.isEmpty()) energies << tr("%1 %2 (%3)").arg(run.name(), formatJoules(energy.joules), energy.source);
         if (&run == runs.selected()) selected = energy;
     }
     m_energyJ = selected.joules;
@@ -101,8 +103,8 @@ void PowerPlot::refresh(const RunSet& runs)
     } else if (several) {
         setTitle(tr("Power per device: %1").arg(energies.join(", ")));
     } else {
-        setTitle(tr("Power per device: %1 J (%2), %3 points per joule")
-                     .arg(selected.joules, 0, 'f', 2)
+        setTitle(tr("Power per device: %1 (%2), %3 points per joule")
+                     .arg(formatJoules(selected.joules))
                      .arg(selected.source)
                      .arg(selected.pointsPerJoule, 0, 'g', 4));
     }
