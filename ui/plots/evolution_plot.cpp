@@ -125,7 +125,9 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
         // Labels near the right end extend to the left of their line, so they stay inside.
         const bool nearEnd = s.iteration > 0.7 * static_cast<double>(its.back().iteration);
         label->setPositionAlignment((nearEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-        label->setText(QString::fromStdString(s.event));
+        // The event's headline ("split 2 of 8 clusters"): its reasons in brackets would run
+        // past the graph's edge; the run's record keeps them whole.
+        label->setText(QString::fromStdString(s.event.substr(0, s.event.find(" ("))));
         label->setColor(line->pen().color());
         label->setBrush(QColor(255, 255, 255, 200));
         ++m_eventMarks;
