@@ -57,39 +57,35 @@ bool TickPump::fetch()
     return m_haveBatch = false;
 }
 
+bool TickPump::sendWhile(const std::function<bool()>& due)
+{
+    while (m_haveBatch && due()) {
+        m_server.broadcast(m_batch);
+        ++m_batches;
+        fetch();
+    }
+    if (!m_haveBatch) emit finished();
+    return m_haveBatch;
+}
+
 void TickPump::pump()
 {
     if (m_speed == 0) {
         // Maximum speed paces on the clients: with none (or all behind) it waits.
         QElapsedTimer slice;
         slice.start();
-        while (m_haveBatch && m_server.subscribers() > 0 && m_server.smallestBacklog() < kPaceBacklog &&
-               slice.nsecsElapsed() < kMaxSliceNanos) {
-            m_server.broadcast(m_batch);
-            ++m_batches;
-            fetch();
-        }
-        if (!m_haveBatch) {
-            emit finished();
-            return;
-        }
-        m_timer.start(m_server.subscribers() > 0 && m_server.smallestBacklog() < kPaceBacklog ? 0 : 1);
+        const auto clientsReady = [this] { return m_server.subscribers() > 0 && m_server.smallestBacklog() < kPaceBacklog; };
+        if (sendWhile([&] { return clientsReady() && slice.nsecsElapsed() < kMaxSliceNanos; }))
+            m_timer.start(clientsReady() ? 0 : 1);
         return;
     }
     // Real time scaled: every batch whose exchange time has come goes out now.
     const double exchangeElapsedMicros = static_cast<double>(m_clock.nsecsElapsed()) / 1000.0 * m_speed;
-    while (m_haveBatch && static_cast<double>(m_batch.front().exchangeMicros - m_firstMicros) <= exchangeElapsedMicros) {
-        m_server.broadcast(m_batch);
-        ++m_batches;
-        fetch();
-    }
-    if (!m_haveBatch) {
-        emit finished();
-        return;
-    }
-    const double dueInMicros =
-        (static_cast<double>(m_batch.front().exchangeMicros - m_firstMicros) - exchangeElapsedMicros) / m_speed;
-    m_timer.start(static_cast<int>(std::clamp(dueInMicros / 1000.0, 0.0, 1000.0)));
+    const auto dueInMicros = [&] {
+        return (static_cast<double>(m_batch.front().exchangeMicros - m_firstMicros) - exchangeElapsedMicros) / m_speed;
+    };
+    if (sendWhile([&] { return dueInMicros() <= 0; }))
+        m_timer.start(static_cast<int>(std::clamp(dueInMicros() / 1000.0, 0.0, 1000.0)));
 }
 
 }  // namespace clusterdesk::feed

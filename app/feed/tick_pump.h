@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -34,6 +35,8 @@ signals:
 
 private:
     void pump();
+    // Broadcasts batches while due() holds; false (and finished()) when the player ended.
+    bool sendWhile(const std::function<bool()>& due);
     bool fetch();  // the next batch into m_batch; false at the end
 
     std::unique_ptr<stream::TickPlayer> m_player;

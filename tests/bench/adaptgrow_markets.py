@@ -23,23 +23,14 @@ import subprocess
 import sys
 import tempfile
 
+from bench_venv import ensure_venv, peer_env
+
 # The peer's process runs without these: they pin the system OpenBLAS to one core
 # type or cache size, which the peer's own wheels must not inherit.
-PEER_UNSET = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
 
 def sectors_for(assets):
     return 5 if assets < 50 else 10
-
-
-def ensure_venv(venv):
-    python = os.path.join(venv, "bin", "python3")
-    if not os.path.exists(python):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    probe = subprocess.run([python, "-c", "import sklearn, numpy"], capture_output=True)
-    if probe.returncode != 0:
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "scikit-learn", "numpy"], check=True)
-    return python
 
 
 def run_peer(jobs_path):
@@ -81,7 +72,7 @@ def main():
         ap.error("--bin and --venv are required")
 
     try:
-        python = ensure_venv(args.venv)
+        python = ensure_venv(args.venv, ["sklearn", "numpy"], ["scikit-learn", "numpy"])
     except (subprocess.CalledProcessError, OSError) as e:
         print(f"SKIP: cannot set up the peer's virtualenv at {args.venv} ({e})")
         return 0
@@ -110,7 +101,7 @@ def main():
         jobs_path = os.path.join(tmp, "jobs.json")
         with open(jobs_path, "w") as f:
             json.dump(jobs, f)
-        env = {k: v for k, v in os.environ.items() if k not in PEER_UNSET}
+        env = peer_env()
         peer = subprocess.run([python, os.path.abspath(__file__), "--peer", jobs_path], capture_output=True, text=True, env=env)
         if peer.returncode != 0:
             print(f"peer failed ({peer.returncode}): {peer.stderr.strip()}")

@@ -26,20 +26,10 @@ import subprocess
 import sys
 import tempfile
 
-PEER_UNSET = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+from bench_venv import ensure_venv, peer_env
+
 TARGET_P99_MS = 10.0
 MIN_RATE = 50_000
-
-
-def ensure_venv(venv):
-    python = os.path.join(venv, "bin", "python3")
-    if not os.path.exists(python):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    probe = subprocess.run([python, "-c", "import sklearn, river, numpy"], capture_output=True)
-    if probe.returncode != 0:
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "scikit-learn", "river", "numpy"],
-                       check=True)
-    return python
 
 
 def percentile(values, q):
@@ -123,7 +113,7 @@ def main():
     failed |= not ok or not rate_ok
 
     try:
-        python = ensure_venv(args.venv)
+        python = ensure_venv(args.venv, ["sklearn", "river", "numpy"], ["scikit-learn", "river", "numpy"])
     except (subprocess.CalledProcessError, OSError) as e:
         print(f"SKIP peers: cannot set up the peers' virtualenv at {args.venv} ({e})")
         return 1 if failed else 0
@@ -136,7 +126,7 @@ def main():
         jobs_path = os.path.join(tmp, "jobs.json")
         with open(jobs_path, "w") as f:
             json.dump(jobs, f)
-        env = {k: v for k, v in os.environ.items() if k not in PEER_UNSET}
+        env = peer_env()
         peer = subprocess.run([python, os.path.abspath(__file__), "--peer", jobs_path], capture_output=True, text=True,
                               env=env)
         if peer.returncode != 0:
