@@ -178,6 +178,15 @@ std::int64_t Backend::weightTotal(ResidentShard& shard, double scale)
     return weightTotalImpl(shard, scale);
 }
 
+std::int64_t Backend::trialWeightTotal(ResidentShard& shard, std::span<const float> centre, double scale)
+{
+    requireOwned(shard, "trialWeightTotal");
+    requireSize(centre.size(), static_cast<std::size_t>(shard.cols()), "trialWeightTotal", "centre",
+                "one centre, cols=" + std::to_string(shard.cols()));
+    if (shard.rows() == 0) return 0;
+    return trialWeightTotalImpl(shard, centre, scale);
+}
+
 std::int64_t Backend::findByPrefix(ResidentShard& shard, double scale, std::int64_t target)
 {
     requireOwned(shard, "findByPrefix");

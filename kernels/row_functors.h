@@ -540,6 +540,29 @@ struct FixedWeight {
     }
 };
 
+// Greedy k-means++: row i's fixed-point weight were `centre` added, the nearer of its
+// stored distance and the candidate's, in UpdateNearest's arithmetic, so the total a
+// trial measures is the one the chosen centre then leaves.
+struct TrialWeight {
+    const float* x;
+    std::int64_t d;
+    const float* centre;
+    const float* dist;
+    double scale;
+
+    CD_HD std::int64_t operator()(std::int64_t i) const
+    {
+        const float* xi = x + i * d;
+        float acc = 0.f;
+        for (std::int64_t j = 0; j < d; ++j) {
+            const float t = xi[j] - centre[j];
+            acc = fmaf(t, t, acc);
+        }
+        const float nearest = acc < dist[i] ? acc : dist[i];
+        return toFixed(static_cast<double>(nearest) * scale);
+    }
+};
+
 // k-means|| keeps row i when u(seed, round, row) * total < factor * weight.
 struct OversampleKeep {
     const float* dist;

@@ -638,6 +638,22 @@ public:
         return total;
     }
 
+    std::int64_t trialWeightTotalImpl(ResidentShard& s, std::span<const float> centre, double scale) override
+    {
+        CudaShard& shard = own(s);
+        const Index d = shard.colCount;
+        std::lock_guard lock(mutex);
+        DeviceScope scope(device);
+        centroids.ensure(static_cast<std::size_t>(d));
+        toDevice(centroids.data(), centre.data(), static_cast<std::size_t>(d));
+        const std::int64_t total = thrust::transform_reduce(
+            thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount),
+            detail::TrialWeight{shard.data.data(), d, centroids.data(), shard.dist.data(), scale}, std::int64_t{0},
+            thrust::plus<std::int64_t>());
+        finish();
+        return total;
+    }
+
     Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override
     {
         CudaShard& shard = own(s);

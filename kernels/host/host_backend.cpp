@@ -316,6 +316,15 @@ public:
                                         thrust::plus<std::int64_t>());
     }
 
+    std::int64_t trialWeightTotalImpl(ResidentShard& s, std::span<const float> centre, double scale) override
+    {
+        HostShard& shard = asHost(s);
+        return thrust::transform_reduce(thrust::omp::par, thrust::counting_iterator<Index>(0),
+                                        thrust::counting_iterator<Index>(shard.rowCount),
+                                        detail::TrialWeight{shard.data, shard.colCount, centre.data(), shard.dist.data(), scale},
+                                        std::int64_t{0}, thrust::plus<std::int64_t>());
+    }
+
     Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override
     {
         // One sequential walk that stops at the row: cheaper on a CPU than a parallel

@@ -99,3 +99,37 @@ TEST_CASE("bounded assignment gives a full search's labels on every path")
     // Then bounds kept: only rows on a tie (which bounds cannot settle) are searched.
     CHECK(backend->assignBounded(*bounded, centroids, kClusters, Mode::Exact, Precision::FP32, &still) < kRows / 10);
 }
+
+TEST_CASE("a trial centre's weight total is the one updateNearest then leaves, and it changes nothing")
+{
+    auto backend = createBackend("host");
+    constexpr int kRows = 3000;
+    constexpr int kCols = 4;
+    std::vector<float> rows;
+    for (int i = 0; i < kRows; ++i)
+        for (int j = 0; j < kCols; ++j) rows.push_back(static_cast<float>((i * (5 + 2 * j)) % 97) * 0.25f);
+    auto shard = backend->upload({rows.data(), kRows, kCols}, 0);
+    const double scale = 1e3;
+    backend->updateNearest(*shard, std::span(rows).first(kCols), 0);
+    std::vector<std::int32_t> labels(kRows), labelsAfter(kRows);
+    backend->downloadLabels(*shard, labels);
+    const std::int64_t before = backend->weightTotal(*shard, scale);
+    for (const int candidate : {17, 1234, 2999}) {
+        const std::span<const float> centre = std::span(rows).subspan(static_cast<std::size_t>(candidate * kCols), kCols);
+        const std::int64_t trial = backend->trialWeightTotal(*shard, centre, scale);
+        CAPTURE(candidate);
+        CHECK(trial < before);  // a row off the first centre now sits on one
+        // Nothing stored moved: the total and the labels are as they were.
+        CHECK(backend->weightTotal(*shard, scale) == before);
+        backend->downloadLabels(*shard, labelsAfter);
+        CHECK(labelsAfter == labels);
+        // Added for real, the centre leaves exactly the total the trial measured.
+        auto copy = backend->upload({rows.data(), kRows, kCols}, 0);
+        backend->updateNearest(*copy, std::span(rows).first(kCols), 0);
+        backend->updateNearest(*copy, centre, 1);
+        CHECK(backend->weightTotal(*copy, scale) == trial);
+    }
+    const std::vector<float> shortCentre(kCols - 1);
+    CHECK(contractMessage([&] { backend->trialWeightTotal(*shard, shortCentre, scale); }) ==
+          "host: trialWeightTotal: centre hold 3 values, needs 4 (one centre, cols=4)");
+}
