@@ -26,25 +26,43 @@ std::int64_t uniformIndex(std::uint64_t seed, std::uint64_t stream, std::int64_t
     return std::clamp<std::int64_t>(index, 0, count - 1);
 }
 
-// The global row whose prefix of fixed-point weights (in global row order) passes
-// a uniformly drawn target: D^2 sampling that no sharding can change.
-std::int64_t sampleByWeight(ShardContext& ctx, const ScaleSet& scales, std::uint64_t seed, std::uint64_t stream)
+// `draws` global rows, each the row whose prefix of fixed-point weights (in global row
+// order) passes a uniform draw (counter 0, 1, ... of the stream): D^2 sampling that no
+// sharding can change.
+std::vector<std::int64_t> sampleByWeight(ShardContext& ctx, const ScaleSet& scales, std::uint64_t seed,
+                                         std::uint64_t stream, int draws)
 {
     const std::int64_t local = ctx.backend.weightTotal(ctx.shard, scales.sums.distance);
     const std::vector<std::int64_t> totals = allgatherValues<std::int64_t>(ctx.comm, std::span(&local, 1));
     const std::int64_t total = std::accumulate(totals.begin(), totals.end(), std::int64_t{0});
-    if (total <= 0) return uniformIndex(seed, stream, ctx.totalRows);  // every row sits on a centre
+    if (total <= 0) return {uniformIndex(seed, stream, ctx.totalRows)};  // every row sits on a centre
 
-    const double u = counterUniform(seed, stream, 0);
-    const auto target = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((1.0 - u) * static_cast<double>(total))), 0, total - 1);
     std::int64_t offset = 0;
     for (int r = 0; r < ctx.comm.rank(); ++r) offset += totals[static_cast<std::size_t>(r)];
-    std::int64_t found = -1;
-    if (target >= offset && target < offset + local)
-        found = ctx.shard.firstGlobalRow() + ctx.backend.findByPrefix(ctx.shard, scales.sums.distance, target - offset);
-    std::vector<double> pick{static_cast<double>(found)};
-    ctx.comm.allreduceMax(pick);
-    return static_cast<std::int64_t>(pick[0]);
+    std::vector<double> picks(static_cast<std::size_t>(draws), -1.0);
+    for (int t = 0; t < draws; ++t) {
+        const double u = counterUniform(seed, stream, static_cast<std::uint64_t>(t));
+        const auto target = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((1.0 - u) * static_cast<double>(total))), 0, total - 1);
+        if (target >= offset && target < offset + local)
+            picks[static_cast<std::size_t>(t)] = static_cast<double>(
+                ctx.shard.firstGlobalRow() + ctx.backend.findByPrefix(ctx.shard, scales.sums.distance, target - offset));
+    }
+    ctx.comm.allreduceMax(picks);
+    std::vector<std::int64_t> rows;
+    for (double pick : picks) rows.push_back(static_cast<std::int64_t>(pick));
+    return rows;
+}
+
+// Of the candidate rows (fetched, one after another), the one that leaves the least
+// total weight once added; the first such on a tie.
+std::size_t leastWeightLeft(ShardContext& ctx, const ScaleSet& scales, const std::vector<float>& candidates)
+{
+    const auto d = static_cast<std::size_t>(ctx.cols);
+    std::vector<std::int64_t> left(candidates.size() / d);
+    for (std::size_t t = 0; t < left.size(); ++t)
+        left[t] = ctx.backend.trialWeightTotal(ctx.shard, std::span(candidates).subspan(t * d, d), scales.sums.distance);
+    ctx.comm.allreduceSum(left);
+    return static_cast<std::size_t>(std::min_element(left.begin(), left.end()) - left.begin());
 }
 
 // All ranks stop together: rank 0's flag travels in an all-reduce.
@@ -55,18 +73,31 @@ void stopIfCancelled(ShardContext& ctx, const RunControl& control)
     if (flag[0] != 0) throw Cancelled("cancelled while choosing the initial centroids");
 }
 
+// Greedy k-means++, as scikit-learn runs it: each centre after the first is the best of
+// 2 + ln k weighted draws, the one leaving the least total weight. One draw alone often
+// puts two centres in one of several moderately separated groups (ten sectors whose
+// members correlate 0.7 with each other and 0.3 with the rest); the Lloyd steps after
+// cannot undo that split and merge, and ten such starts in a row can all miss.
 std::vector<float> kmeansPlusPlus(ShardContext& ctx, const KMeansParams& params, int k, const ScaleSet& scales,
                                   const RunControl& control)
 {
     const std::int64_t d = ctx.cols;
+    const int trials = 2 + static_cast<int>(std::log(static_cast<double>(k)));
     std::vector<float> centroids(static_cast<std::size_t>(k * d));
-    std::int64_t row = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
     for (int c = 0; c < k; ++c) {
-        if (c > 0) {
+        std::vector<float> centre;
+        if (c == 0) {
+            const std::int64_t row = uniformIndex(params.seed, kFirstCentreStream, ctx.totalRows);
+            centre = fetchRows(ctx, std::span(&row, 1));
+        } else {
             stopIfCancelled(ctx, control);
-            row = sampleByWeight(ctx, scales, params.seed, kPlusPlusStream + static_cast<std::uint64_t>(c));
+            const std::vector<std::int64_t> rows =
+                sampleByWeight(ctx, scales, params.seed, kPlusPlusStream + static_cast<std::uint64_t>(c), trials);
+            const std::vector<float> candidates = fetchRows(ctx, rows);
+            const std::size_t best = rows.size() > 1 ? leastWeightLeft(ctx, scales, candidates) : 0;
+            centre.assign(candidates.begin() + static_cast<std::ptrdiff_t>(best * static_cast<std::size_t>(d)),
+                          candidates.begin() + static_cast<std::ptrdiff_t>((best + 1) * static_cast<std::size_t>(d)));
         }
-        const std::vector<float> centre = fetchRows(ctx, std::span(&row, 1));
         std::copy(centre.begin(), centre.end(), centroids.begin() + c * d);
         // The first centre is a plain exact assignment, so no earlier distance (e.g. from
         // k-means|| falling back here) survives; later ones keep the nearer centre.
