@@ -24,6 +24,15 @@ namespace {
 // window is 60 bars and an update comes every 5, so 12 updates replace it entirely.
 constexpr int kSettleUpdates = 15;
 
+// The updates at which the feed's sectors changed, "5, 6".
+QString changedAtText(const QList<QJsonObject>& updates)
+{
+    QStringList at;
+    for (int u = 0; u < updates.size(); ++u)
+        if (updates[u]["truth_changed"].toBool()) at << QString::number(u);
+    return at.join(", ");
+}
+
 }  // namespace
 
 class TestCliLive : public QObject {
@@ -65,14 +74,22 @@ private slots:
         QCOMPARE(summary["updates"].toInt(), 40);
         QCOMPARE(summary["feed"].toObject()["bad"].toInt(), 0);
 
+        // What an update said, for a failure's message.
+        auto told = [&](int u) {
+            return QString("update %1 of %2 (truth changed at %3): %4")
+                .arg(u)
+                .arg(updates.size())
+                .arg(changedAtText(updates))
+                .arg(QString::fromUtf8(QJsonDocument(updates[u]).toJson(QJsonDocument::Compact)).left(400));
+        };
         int changedAt = -1;
         for (int u = 0; u < updates.size(); ++u)
             if (updates[u]["truth_changed"].toBool()) changedAt = u;
         QVERIFY2(changedAt >= 5, "the feed's sectors changed after the rotation signal");
-        for (int u = 0; u < changedAt; ++u) QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(QString::number(u)));
+        for (int u = 0; u < changedAt; ++u) QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(told(u)));
         QVERIFY2(changedAt + kSettleUpdates < updates.size(), "enough updates after the change to judge");
         for (int u = changedAt + kSettleUpdates; u < updates.size(); ++u)
-            QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(QString::number(u)));
+            QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(told(u)));
 
         // Untouched sectors (S02..S09) never move; every other member of S00 moves (to
         // S01's cluster), from one named cluster to another.
