@@ -1,5 +1,7 @@
 #include "backend.h"
 
+#include "row_functors.h"
+
 namespace clusterdesk::kernels {
 namespace {
 
@@ -178,13 +180,26 @@ std::int64_t Backend::weightTotal(ResidentShard& shard, double scale)
     return weightTotalImpl(shard, scale);
 }
 
-std::int64_t Backend::trialWeightTotal(ResidentShard& shard, std::span<const float> centre, double scale)
+std::vector<std::int64_t> Backend::trialWeightTotals(ResidentShard& shard, std::span<const float> candidates, double scale)
 {
-    requireOwned(shard, "trialWeightTotal");
-    requireSize(centre.size(), static_cast<std::size_t>(shard.cols()), "trialWeightTotal", "centre",
-                "one centre, cols=" + std::to_string(shard.cols()));
-    if (shard.rows() == 0) return 0;
-    return trialWeightTotalImpl(shard, centre, scale);
+    requireOwned(shard, "trialWeightTotals");
+    const auto d = static_cast<std::size_t>(shard.cols());
+    if (d == 0 || candidates.size() % d != 0)
+        fail("trialWeightTotals", "candidates hold " + std::to_string(candidates.size()) +
+                                      " values, not whole rows of cols=" + std::to_string(d));
+    std::vector<std::int64_t> totals(candidates.size() / d, 0);
+    if (shard.rows() == 0) return totals;
+    // A batch of candidates side by side, each a lane reading contiguous memory.
+    constexpr auto lanes = static_cast<std::size_t>(detail::kTrialLanes);
+    std::vector<float> centresT(d * lanes);
+    for (std::size_t first = 0; first < totals.size(); first += lanes) {
+        const std::size_t count = std::min(lanes, totals.size() - first);
+        std::fill(centresT.begin(), centresT.end(), 0.f);
+        for (std::size_t t = 0; t < count; ++t)
+            for (std::size_t j = 0; j < d; ++j) centresT[j * lanes + t] = candidates[(first + t) * d + j];
+        trialWeightBatchImpl(shard, centresT, static_cast<int>(count), scale, std::span(totals).subspan(first, count));
+    }
+    return totals;
 }
 
 std::int64_t Backend::findByPrefix(ResidentShard& shard, double scale, std::int64_t target)

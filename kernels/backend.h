@@ -127,9 +127,9 @@ public:
     // --- sampling (integer arithmetic on fixed-point weights: same draw everywhere) ---
     // Sum over rows of round(distance * scale).
     std::int64_t weightTotal(ResidentShard& shard, double scale);
-    // Greedy k-means++: weightTotal as it would be were `centre` (one row of cols)
-    // added by updateNearest; nothing stored changes.
-    std::int64_t trialWeightTotal(ResidentShard& shard, std::span<const float> centre, double scale);
+    // Greedy k-means++: for each candidate (rows of cols), weightTotal as it would be
+    // were it added by updateNearest; nothing stored changes. Zeros on an empty shard.
+    std::vector<std::int64_t> trialWeightTotals(ResidentShard& shard, std::span<const float> candidates, double scale);
     // First local row whose inclusive prefix of weights exceeds target (0 <= target < total);
     // -1 on an empty shard.
     std::int64_t findByPrefix(ResidentShard& shard, double scale, std::int64_t target);
@@ -165,7 +165,10 @@ protected:
     virtual void projectedSumsImpl(ResidentShard& shard, std::span<const float> means, std::span<const float> axes,
                                    int k, Mode mode, const FixedPointScales* scales, PartialSums& out) = 0;
     virtual std::int64_t weightTotalImpl(ResidentShard& shard, double scale) = 0;
-    virtual std::int64_t trialWeightTotalImpl(ResidentShard& shard, std::span<const float> centre, double scale) = 0;
+    // centresT: up to detail::kTrialLanes candidates transposed (cols x kTrialLanes, the
+    // unused lanes zero); totals: one per candidate in use (count).
+    virtual void trialWeightBatchImpl(ResidentShard& shard, std::span<const float> centresT, int count, double scale,
+                                      std::span<std::int64_t> totals) = 0;
     virtual std::int64_t findByPrefixImpl(ResidentShard& shard, double scale, std::int64_t target) = 0;
     virtual std::vector<std::int64_t> oversampleImpl(ResidentShard& shard, double scale, double factor,
                                                      std::int64_t total, std::uint64_t seed, std::uint64_t round) = 0;

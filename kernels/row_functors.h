@@ -540,26 +540,67 @@ struct FixedWeight {
     }
 };
 
-// Greedy k-means++: row i's fixed-point weight were `centre` added, the nearer of its
-// stored distance and the candidate's, in UpdateNearest's arithmetic, so the total a
-// trial measures is the one the chosen centre then leaves.
-struct TrialWeight {
+// Greedy k-means++ trials, up to kTrialLanes candidates at once: per candidate, the
+// total fixed-point weight the rows would have were it added (each row the nearer of
+// its stored distance and the candidate's). A lane per candidate, each an fma chain in
+// UpdateNearest's order, so a trial's total is the one the chosen centre then leaves;
+// Rows rows per call hide the fma latency on the host, the device uses Rows = 1.
+inline constexpr int kTrialLanes = 8;
+
+struct TrialTotals {
+    std::int64_t weight[kTrialLanes];
+};
+
+struct AddTrialTotals {
+    CD_HD TrialTotals operator()(const TrialTotals& a, const TrialTotals& b) const
+    {
+        TrialTotals sum;
+        for (int t = 0; t < kTrialLanes; ++t) sum.weight[t] = a.weight[t] + b.weight[t];
+        return sum;
+    }
+};
+
+template <int Rows = 1>
+struct TrialWeightsT {
     const float* x;
     std::int64_t d;
-    const float* centre;
+    std::int64_t rows;
+    const float* centresT;  // d x kTrialLanes: candidate t's value j at j * kTrialLanes + t
+    int count;              // candidates in use (<= kTrialLanes); the other lanes are ignored
     const float* dist;
     double scale;
 
-    CD_HD std::int64_t operator()(std::int64_t i) const
+    CD_HD TrialTotals operator()(std::int64_t call) const
     {
-        const float* xi = x + i * d;
-        float acc = 0.f;
-        for (std::int64_t j = 0; j < d; ++j) {
-            const float t = xi[j] - centre[j];
-            acc = fmaf(t, t, acc);
+        const std::int64_t first = call * Rows;
+        const int n = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
+        float acc[Rows][kTrialLanes];
+        const float* xr[Rows];
+        for (int r = 0; r < Rows; ++r) {
+            xr[r] = x + (first + (r < n ? r : 0)) * d;  // a short last call repeats its first row, never counted
+            for (int t = 0; t < kTrialLanes; ++t) acc[r][t] = 0.f;
         }
-        const float nearest = acc < dist[i] ? acc : dist[i];
-        return toFixed(static_cast<double>(nearest) * scale);
+        for (std::int64_t j = 0; j < d; ++j) {
+            const float* cj = centresT + j * kTrialLanes;
+            for (int r = 0; r < Rows; ++r) {
+                const float xj = xr[r][j];
+                CD_LANES
+                for (int t = 0; t < kTrialLanes; ++t) {
+                    const float diff = xj - cj[t];
+                    acc[r][t] = fmaf(diff, diff, acc[r][t]);
+                }
+            }
+        }
+        TrialTotals out;
+        for (int t = 0; t < kTrialLanes; ++t) out.weight[t] = 0;
+        for (int r = 0; r < n; ++r) {
+            const float stored = dist[first + r];
+            for (int t = 0; t < count; ++t) {
+                const float nearest = acc[r][t] < stored ? acc[r][t] : stored;
+                out.weight[t] += toFixed(static_cast<double>(nearest) * scale);
+            }
+        }
+        return out;
     }
 };
 

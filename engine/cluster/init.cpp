@@ -57,10 +57,7 @@ std::vector<std::int64_t> sampleByWeight(ShardContext& ctx, const ScaleSet& scal
 // total weight once added; the first such on a tie.
 std::size_t leastWeightLeft(ShardContext& ctx, const ScaleSet& scales, const std::vector<float>& candidates)
 {
-    const auto d = static_cast<std::size_t>(ctx.cols);
-    std::vector<std::int64_t> left(candidates.size() / d);
-    for (std::size_t t = 0; t < left.size(); ++t)
-        left[t] = ctx.backend.trialWeightTotal(ctx.shard, std::span(candidates).subspan(t * d, d), scales.sums.distance);
+    std::vector<std::int64_t> left = ctx.backend.trialWeightTotals(ctx.shard, candidates, scales.sums.distance);
     ctx.comm.allreduceSum(left);
     return static_cast<std::size_t>(std::min_element(left.begin(), left.end()) - left.begin());
 }

@@ -638,20 +638,21 @@ public:
         return total;
     }
 
-    std::int64_t trialWeightTotalImpl(ResidentShard& s, std::span<const float> centre, double scale) override
+    void trialWeightBatchImpl(ResidentShard& s, std::span<const float> centresT, int count, double scale,
+                              std::span<std::int64_t> totals) override
     {
         CudaShard& shard = own(s);
-        const Index d = shard.colCount;
         std::lock_guard lock(mutex);
         DeviceScope scope(device);
-        centroids.ensure(static_cast<std::size_t>(d));
-        toDevice(centroids.data(), centre.data(), static_cast<std::size_t>(d));
-        const std::int64_t total = thrust::transform_reduce(
+        centroids.ensure(centresT.size());
+        toDevice(centroids.data(), centresT.data(), centresT.size());
+        const detail::TrialTotals sums = thrust::transform_reduce(
             thrust::cuda::par.on(stream), rowIndex(0), rowIndex(shard.rowCount),
-            detail::TrialWeight{shard.data.data(), d, centroids.data(), shard.dist.data(), scale}, std::int64_t{0},
-            thrust::plus<std::int64_t>());
+            detail::TrialWeightsT<1>{shard.data.data(), shard.colCount, shard.rowCount, centroids.data(), count,
+                                     shard.dist.data(), scale},
+            detail::TrialTotals{}, detail::AddTrialTotals{});
         finish();
-        return total;
+        std::copy(sums.weight, sums.weight + count, totals.begin());
     }
 
     Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override

@@ -316,13 +316,18 @@ public:
                                         thrust::plus<std::int64_t>());
     }
 
-    std::int64_t trialWeightTotalImpl(ResidentShard& s, std::span<const float> centre, double scale) override
+    void trialWeightBatchImpl(ResidentShard& s, std::span<const float> centresT, int count, double scale,
+                              std::span<std::int64_t> totals) override
     {
         HostShard& shard = asHost(s);
-        return thrust::transform_reduce(thrust::omp::par, thrust::counting_iterator<Index>(0),
-                                        thrust::counting_iterator<Index>(shard.rowCount),
-                                        detail::TrialWeight{shard.data, shard.colCount, centre.data(), shard.dist.data(), scale},
-                                        std::int64_t{0}, thrust::plus<std::int64_t>());
+        constexpr int kRows = 4;
+        const detail::TrialTotals sums = thrust::transform_reduce(
+            thrust::omp::par, thrust::counting_iterator<Index>(0),
+            thrust::counting_iterator<Index>((shard.rowCount + kRows - 1) / kRows),
+            detail::TrialWeightsT<kRows>{shard.data, shard.colCount, shard.rowCount, centresT.data(), count,
+                                         shard.dist.data(), scale},
+            detail::TrialTotals{}, detail::AddTrialTotals{});
+        std::copy(sums.weight, sums.weight + count, totals.begin());
     }
 
     Index findByPrefixImpl(ResidentShard& s, double scale, std::int64_t target) override

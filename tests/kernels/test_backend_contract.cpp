@@ -100,7 +100,7 @@ TEST_CASE("bounded assignment gives a full search's labels on every path")
     CHECK(backend->assignBounded(*bounded, centroids, kClusters, Mode::Exact, Precision::FP32, &still) < kRows / 10);
 }
 
-TEST_CASE("a trial centre's weight total is the one updateNearest then leaves, and it changes nothing")
+TEST_CASE("trial centres' weight totals are those updateNearest then leaves, and they change nothing")
 {
     auto backend = createBackend("host");
     constexpr int kRows = 3000;
@@ -110,26 +110,33 @@ TEST_CASE("a trial centre's weight total is the one updateNearest then leaves, a
         for (int j = 0; j < kCols; ++j) rows.push_back(static_cast<float>((i * (5 + 2 * j)) % 97) * 0.25f);
     auto shard = backend->upload({rows.data(), kRows, kCols}, 0);
     const double scale = 1e3;
-    backend->updateNearest(*shard, std::span(rows).first(kCols), 0);
+    const std::span<const float> first = std::span(rows).first(kCols);
+    backend->updateNearest(*shard, first, 0);
     std::vector<std::int32_t> labels(kRows), labelsAfter(kRows);
     backend->downloadLabels(*shard, labels);
     const std::int64_t before = backend->weightTotal(*shard, scale);
-    for (const int candidate : {17, 1234, 2999}) {
-        const std::span<const float> centre = std::span(rows).subspan(static_cast<std::size_t>(candidate * kCols), kCols);
-        const std::int64_t trial = backend->trialWeightTotal(*shard, centre, scale);
-        CAPTURE(candidate);
-        CHECK(trial < before);  // a row off the first centre now sits on one
-        // Nothing stored moved: the total and the labels are as they were.
-        CHECK(backend->weightTotal(*shard, scale) == before);
-        backend->downloadLabels(*shard, labelsAfter);
-        CHECK(labelsAfter == labels);
-        // Added for real, the centre leaves exactly the total the trial measured.
+    // Eleven candidates: more than one batch of kTrialLanes.
+    const std::vector<int> candidateRows{17, 1234, 2999, 5, 600, 601, 1500, 2000, 2500, 42, 777};
+    std::vector<float> candidates;
+    for (const int row : candidateRows) candidates.insert(candidates.end(), rows.begin() + row * kCols, rows.begin() + (row + 1) * kCols);
+    const std::vector<std::int64_t> trials = backend->trialWeightTotals(*shard, candidates, scale);
+    REQUIRE(trials.size() == candidateRows.size());
+    // Nothing stored moved: the total and the labels are as they were.
+    CHECK(backend->weightTotal(*shard, scale) == before);
+    backend->downloadLabels(*shard, labelsAfter);
+    CHECK(labelsAfter == labels);
+    for (std::size_t t = 0; t < trials.size(); ++t) {
+        CAPTURE(candidateRows[t]);
+        CHECK(trials[t] < before);  // rows off the first centre now sit on one
+        // Added for real, the candidate leaves exactly the total its trial measured.
         auto copy = backend->upload({rows.data(), kRows, kCols}, 0);
-        backend->updateNearest(*copy, std::span(rows).first(kCols), 0);
-        backend->updateNearest(*copy, centre, 1);
-        CHECK(backend->weightTotal(*copy, scale) == trial);
+        backend->updateNearest(*copy, first, 0);
+        backend->updateNearest(*copy, std::span(candidates).subspan(t * kCols, kCols), 1);
+        CHECK(backend->weightTotal(*copy, scale) == trials[t]);
     }
-    const std::vector<float> shortCentre(kCols - 1);
-    CHECK(contractMessage([&] { backend->trialWeightTotal(*shard, shortCentre, scale); }) ==
-          "host: trialWeightTotal: centre hold 3 values, needs 4 (one centre, cols=4)");
+    const std::vector<float> ragged(kCols + 1);
+    CHECK(contractMessage([&] { backend->trialWeightTotals(*shard, ragged, scale); }) ==
+          "host: trialWeightTotals: candidates hold 5 values, not whole rows of cols=4");
+    auto empty = backend->upload({rows.data(), 0, kCols}, 0);
+    CHECK(backend->trialWeightTotals(*empty, candidates, scale) == std::vector<std::int64_t>(candidateRows.size(), 0));
 }
