@@ -90,9 +90,9 @@ private:
     int m_updates = 0;
     std::unordered_map<std::string, int> m_previousLabel;  // asset -> label of the previous update
     int m_previousK = 0;
-    std::map<int, double> m_previousDispersion;
-    std::string m_previousRun;
-    std::unordered_map<std::string, std::string> m_previousSectors;  // the previous update's run id, when recorded  // stable id -> dispersion at the previous update
+    std::map<int, double> m_previousDispersion;  // stable id -> dispersion at the previous update
+    std::string m_previousRun;                   // the previous update's run id, when recorded
+    std::unordered_map<std::string, std::string> m_previousSectors;  // the feed's truth at the previous update
     std::atomic<bool> m_cancel{false};
 };
 
