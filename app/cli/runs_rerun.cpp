@@ -43,6 +43,11 @@ int rerunCommand(const RerunOptions& rerun)
         original = runStore.loadRun(runStore.resolveId(rerun.runId));
     }
     if (original.info.status == store::RunStatus::Running) throw UsageError("run " + original.info.id + " is still running");
+    // A live update's window was built from ticks the store does not keep.
+    if (original.info.dataSource.source == "live")
+        throw UsageError("run " + shortId(original.info.id) + " is an update of a live session on " +
+                         original.info.dataSource.location +
+                         ": its window was built from ticks the store does not keep, so it cannot be re-run");
     RunOptions options = optionsFromRecord(original, rerun);
     const ExecutedRun executed = executeRun(options, {{"run", original.info.id, "run", "", "rerun", ""}});
     if (executed.cancelled) return kExitCancelled;

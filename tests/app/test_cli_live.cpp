@@ -116,6 +116,15 @@ private slots:
         QCOMPARE(runs.size(), std::size_t(40));
         QVERIFY(!runs.count(QString()));
         QVERIFY(summary["latency_ms"].toObject()["p99"].toDouble() > 0);
+
+        // An update cannot be re-run from the store (its ticks are not kept), and says so.
+        QProcess rerun;
+        rerun.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"runs", "rerun", *runs.begin(), "--db", db});
+        QVERIFY(rerun.waitForFinished(60000));
+        QCOMPARE(rerun.exitCode(), 2);
+        const QString said = QString::fromUtf8(rerun.readAllStandardError());
+        QVERIFY2(said.contains("is an update of a live session on ws://127.0.0.1:") && said.contains("cannot be re-run"),
+                 qPrintable(said));
     }
 
     void refusedWithoutTheToken()
