@@ -163,6 +163,8 @@ Live (built with Qt; a feed is clusterdesk-feed --demo market, or any server spe
   --symbols A,B,...       subscribe to these only (default: every symbol)
   --bar SECONDS           bar length (default 1)
   --window BARS           returns per asset in the window (default 60)
+  --half-life TIME        weigh returns by age: a weight halves every 10s, 2m, ... of
+                          bar time (default: every return in the window the same)
   --update-every BARS     re-cluster after this many new bars (default 5)
   --duration TIME         stop after 60s, 5m, 1h; --updates N: after N updates
   (--k defaults to 10 here, the market demo's sectors; --threads to 1)

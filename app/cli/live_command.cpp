@@ -41,12 +41,13 @@ struct LiveCommandOptions {
     std::int64_t barSeconds = 1;
     std::int64_t windowBars = 60;
     std::int64_t updateEvery = 5;
+    double halfLifeSeconds = 0;  // --half-life; 0: every return in the window weighs the same
     double durationSeconds = 0;  // 0: until Ctrl-C (or --updates)
     int maxUpdates = 0;          // --updates: stop after this many; 0 = no limit
 };
 
-// "60", "60s", "2m", "1h": seconds.
-double parseDuration(const std::string& text)
+// "60", "60s", "2m", "1h": seconds, for `option`.
+double parseDuration(const std::string& option, const std::string& text)
 {
     std::size_t used = 0;
     double value = -1;
@@ -57,7 +58,7 @@ double parseDuration(const std::string& text)
     const std::string unit = text.substr(std::min(used, text.size()));
     const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
     if (!(value > 0) || scale < 0)
-        throw UsageError("option --duration: expected a positive time like 60s, 5m or 1h (got '" + text + "')");
+        throw UsageError("option " + option + ": expected a positive time like 60s, 5m or 1h (got '" + text + "')");
     return value * scale;
 }
 
@@ -94,7 +95,8 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
         else if (option == "--bar") o.barSeconds = positive(value());
         else if (option == "--window") o.windowBars = positive(value());
         else if (option == "--update-every") o.updateEvery = positive(value());
-        else if (option == "--duration") o.durationSeconds = parseDuration(value());
+        else if (option == "--duration") o.durationSeconds = parseDuration(option, value());
+        else if (option == "--half-life") o.halfLifeSeconds = parseDuration(option, value());
         else if (option == "--updates") o.maxUpdates = static_cast<int>(std::min<std::int64_t>(positive(value()), 1000000000));
         else if (option == "--json") o.engine.jsonPath = value();
         else if (option == "--db") o.engine.dbPath = value();
@@ -107,6 +109,15 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
     if (o.windowBars < 2) throw UsageError("option --window: a live window needs at least 2 bars");
     checkEngineOptions(args, o.engine);
     return o;
+}
+
+// ", weighted by a 10 s half-life", or nothing for equal weights.
+std::string halfLifeText(double seconds)
+{
+    if (seconds <= 0) return {};
+    char text[64];
+    std::snprintf(text, sizeof text, ", weighted by a %g s half-life", seconds);
+    return text;
 }
 
 double percentile(std::vector<double> values, double q)
@@ -211,6 +222,7 @@ int liveCommand(const std::vector<std::string>& args)
         liveOptions.source = o.feed.toStdString();
         liveOptions.windowBars = o.windowBars;
         liveOptions.updateEveryBars = o.updateEvery;
+        liveOptions.halfLifeSeconds = o.halfLifeSeconds;
         liveOptions.params = o.engine.params;
         liveOptions.topology = parseTopology(o.engine.topology);
         // A live window is small (hundreds of rows): one thread unless told otherwise, so an
@@ -240,7 +252,9 @@ int liveCommand(const std::vector<std::string>& args)
         std::signal(SIGINT, onInterrupt);
         feed.start();
         std::cerr << "clusterdesk-cli: live on " << o.feed.toStdString() << ": " << o.barSeconds << " s bars, window "
-                  << o.windowBars << " bars, an update every " << o.updateEvery << " bars"
+                  << o.windowBars << " bars"
+                  << halfLifeText(o.halfLifeSeconds)
+                  << ", an update every " << o.updateEvery << " bars"
                   << (o.durationSeconds > 0 ? ", for " + std::to_string(static_cast<int>(o.durationSeconds)) + " s" : ", until Ctrl-C")
                   << '\n';
         const auto started = std::chrono::steady_clock::now();

@@ -4,12 +4,16 @@
 #include "engine/data/text_cells.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace clusterdesk::stream {
 
-ReturnWindow::ReturnWindow(std::int64_t length) : m_length(length)
+ReturnWindow::ReturnWindow(std::int64_t length, double halfLifeSeconds) : m_length(length), m_halfLife(halfLifeSeconds)
 {
     if (length < 2) throw UsageError("a live window needs at least 2 returns, got " + std::to_string(length));
+    if (!(halfLifeSeconds >= 0) || !std::isfinite(halfLifeSeconds))
+        throw UsageError("a live window's half-life is 0 (equal weights) or a positive number of seconds, got " +
+                         std::to_string(halfLifeSeconds));
     m_barStarts.assign(static_cast<std::size_t>(length), 0);
 }
 
@@ -46,8 +50,24 @@ std::int64_t ReturnWindow::readyAssets() const
     return ready;
 }
 
+std::vector<double> ReturnWindow::columnWeights() const
+{
+    std::vector<double> weights(static_cast<std::size_t>(m_length), 1.0);
+    if (m_halfLife <= 0 || m_bars < m_length) return weights;
+    const std::int64_t newest = m_barStarts[static_cast<std::size_t>((m_bars - 1) % m_length)];
+    double sum = 0;
+    for (std::int64_t j = 0; j < m_length; ++j) {
+        const std::int64_t start = m_barStarts[static_cast<std::size_t>((m_bars - m_length + j) % m_length)];
+        weights[static_cast<std::size_t>(j)] = std::exp2(-static_cast<double>(newest - start) / 1e6 / m_halfLife);
+        sum += weights[static_cast<std::size_t>(j)];
+    }
+    for (double& w : weights) w *= static_cast<double>(m_length) / sum;
+    return weights;
+}
+
 Dataset ReturnWindow::matrix(const std::string& source) const
 {
+    const std::vector<double> weights = columnWeights();
     Dataset out;
     out.cols = m_length;
     out.layout = Layout::Prices;
@@ -62,19 +82,21 @@ Dataset ReturnWindow::matrix(const std::string& source) const
         for (std::int64_t j = 0; j < m_length; ++j) {
             const double r = asset.returns[static_cast<std::size_t>((first + j) % m_length)];
             out.values.push_back(static_cast<float>(r));
-            sum += r;
+            sum += weights[static_cast<std::size_t>(j)] * r;
         }
-        const double mean = sum / static_cast<double>(m_length);
+        const double mean = sum / static_cast<double>(m_length);  // the weights average 1
         bool constant = true;
         for (std::int64_t j = 0; j < m_length; ++j) {
             const double d = out.values[at + j] - mean;
-            squares += d * d;
+            squares += weights[static_cast<std::size_t>(j)] * d * d;
             constant = constant && out.values[at + j] == out.values[at];
         }
         const double sd = std::sqrt(squares / static_cast<double>(m_length));
         // Z-scored here, with the statistics at hand: a flat row becomes zeros.
         for (std::int64_t j = 0; j < m_length; ++j)
-            out.values[at + j] = constant ? 0.0f : static_cast<float>((out.values[at + j] - mean) / sd);
+            out.values[at + j] = constant ? 0.0f
+                                          : static_cast<float>((out.values[at + j] - mean) / sd *
+                                                               std::sqrt(weights[static_cast<std::size_t>(j)]));
         if (constant) flat.push_back(asset.name);
         out.rowNames.push_back(asset.name);
         out.returnMean.push_back(mean);
@@ -87,8 +109,10 @@ Dataset ReturnWindow::matrix(const std::string& source) const
         out.colNames.push_back(bar < 0 ? std::string("-")
                                        : data::formatTimestamp(m_barStarts[static_cast<std::size_t>(bar % m_length)]));
     }
+    char halving[64] = "";
+    if (m_halfLife > 0) std::snprintf(halving, sizeof halving, ", weights halving every %g s", m_halfLife);
     out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
-                        " bar returns");
+                        " bar returns" + halving);
     if (!flat.empty())
         out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
     return out;

@@ -2,7 +2,10 @@
 // `length` bars (a bar in which it did not trade repeats its last close: a zero
 // return), as the rows of a Dataset, each z-scored, so Euclidean distance between rows
 // is correlation distance, as for a prices file. Memory is a ring per asset, whatever
-// the stream's length.
+// the stream's length. With a half-life, a return's weight halves every `halfLife`
+// seconds of bar time before the newest bar: rows are z-scored with the weighted mean
+// and deviation and each column scaled by the square root of its weight, so Euclidean
+// distance is the weighted correlation distance and recent moves count the most.
 #pragma once
 
 #include "engine/data/bar_aggregator.h"
@@ -16,13 +19,15 @@ namespace clusterdesk::stream {
 
 class ReturnWindow {
 public:
-    // length: returns per row (>= 2). symbols: the bar aggregator's names, indexed by
-    // SymbolBar::symbol (the list only grows). UsageError for a length below 2.
-    explicit ReturnWindow(std::int64_t length);
+    // length: returns per row (>= 2). halfLifeSeconds: 0 for equal weights, else > 0.
+    // symbols: the bar aggregator's names, indexed by SymbolBar::symbol (the list only
+    // grows). UsageError for a length below 2 or a half-life negative or not finite.
+    explicit ReturnWindow(std::int64_t length, double halfLifeSeconds = 0);
 
     // Adds one closed bar; symbols names every symbol the bar's indices may refer to.
     void add(const data::Bar& bar, const std::vector<std::string>& symbols);
     std::int64_t length() const { return m_length; }
+    double halfLifeSeconds() const { return m_halfLife; }
     std::int64_t bars() const { return m_bars; }
     // Assets whose window is full.
     std::int64_t readyAssets() const;
@@ -40,7 +45,11 @@ private:
         std::int64_t count = 0;       // returns seen so far
     };
 
+    // Each column's weight, oldest first, averaging 1 (all 1 without a half-life).
+    std::vector<double> columnWeights() const;
+
     std::int64_t m_length;
+    double m_halfLife;
     std::int64_t m_bars = 0;
     std::vector<Asset> m_assets;            // indexed like the aggregator's symbols
     std::vector<std::int64_t> m_barStarts;  // ring of the last m_length bar starts

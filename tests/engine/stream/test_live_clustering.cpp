@@ -178,21 +178,28 @@ TEST_CASE("migrations list exactly the assets that changed cluster")
     CHECK(b.movedShare == doctest::Approx(2.0 / 12.0));
 }
 
+namespace {
+
+// A bar starting at `start` (microseconds) with these (symbol, close) pairs.
+data::Bar bar(std::int64_t start, const std::vector<std::pair<int, double>>& closes)
+{
+    data::Bar b;
+    b.startMicros = start;
+    for (auto [s, c] : closes) {
+        data::SymbolBar sb;
+        sb.symbol = s;
+        sb.close = c;
+        b.symbols.push_back(sb);
+    }
+    return b;
+}
+
+}  // namespace
+
 TEST_CASE("the return window holds log returns, repeats a close with no trade, z-scores rows")
 {
     ReturnWindow window(3);
     const std::vector<std::string> symbols{"X", "Y"};
-    auto bar = [](std::int64_t start, std::vector<std::pair<int, double>> closes) {
-        data::Bar b;
-        b.startMicros = start;
-        for (auto [s, c] : closes) {
-            data::SymbolBar sb;
-            sb.symbol = s;
-            sb.close = c;
-            b.symbols.push_back(sb);
-        }
-        return b;
-    };
     window.add(bar(0, {{0, 100}, {1, 50}}), symbols);
     window.add(bar(1, {{0, 110}}), symbols);  // Y did not trade: a zero return
     window.add(bar(2, {{0, 99}, {1, 55}}), symbols);
@@ -215,6 +222,36 @@ TEST_CASE("the return window holds log returns, repeats a close with no trade, z
     window.add(bar(4, {{0, 99}, {1, 60.5}}), symbols);
     CHECK(window.matrix("test").returnMean[1] == doctest::Approx((std::log(1.1) + std::log(1.1) + 0.0) / 3));
     CHECK_THROWS_AS(ReturnWindow(1), UsageError);
+}
+
+TEST_CASE("with a half-life, recent returns weigh more: weighted mean and deviation, columns scaled by root weight")
+{
+    // 1 s bars and a 1 s half-life: the three returns weigh 1/4, 1/2 and 1 (times 3/1.75).
+    ReturnWindow window(3, 1.0);
+    const std::vector<std::string> symbols{"X"};
+    const std::vector<double> closes{100, 110, 99, 108.9};
+    for (std::size_t b = 0; b < closes.size(); ++b)
+        window.add(bar(static_cast<std::int64_t>(b) * 1000000, {{0, closes[b]}}), symbols);
+    const Dataset m = window.matrix("test");
+    REQUIRE(m.rows == 1);
+    const double r[3] = {std::log(1.1), std::log(0.9), std::log(1.1)};
+    double w[3] = {0.25, 0.5, 1.0};
+    for (double& x : w) x *= 3 / 1.75;
+    const double mean = (w[0] * r[0] + w[1] * r[1] + w[2] * r[2]) / 3;
+    double variance = 0;
+    for (int j = 0; j < 3; ++j) variance += w[j] * (r[j] - mean) * (r[j] - mean) / 3;
+    CHECK(m.returnMean[0] == doctest::Approx(mean));
+    CHECK(m.returnStd[0] == doctest::Approx(std::sqrt(variance)));
+    double squares = 0;
+    for (int j = 0; j < 3; ++j) {
+        CAPTURE(j);
+        CHECK(m.row(0)[j] == doctest::Approx((r[j] - mean) / std::sqrt(variance) * std::sqrt(w[j])).epsilon(1e-5));
+        squares += m.row(0)[j] * m.row(0)[j];
+    }
+    CHECK(squares == doctest::Approx(3).epsilon(1e-5));  // as without weights: distance is correlation distance
+    CHECK(m.notes.back().find("weights halving every 1 s") != std::string::npos);
+    CHECK_THROWS_AS(ReturnWindow(3, -1), UsageError);
+    CHECK_THROWS_AS(ReturnWindow(3, std::nan("")), UsageError);
 }
 
 namespace {
@@ -343,6 +380,37 @@ TEST_CASE("live on the market demo: the sectors are found whenever the client jo
             CHECK(*updates[u].ari >= 0.9);
         }
     }
+}
+
+TEST_CASE("live on the market demo: a half-life follows the rotation sooner than equal weights")
+{
+    // Rotation after 150 of 300 bars; the window is 60 bars, an update every 5. With
+    // equal weights the old sectors hold the window's majority for about 30 bars; with a
+    // 10 s half-life the newest 15 bars carry most of the weight.
+    LiveOptions options;
+    options.windowBars = 60;
+    options.updateEveryBars = 5;
+    options.params.k = 10;
+    options.params.seed = 3;
+    options.threads = 2;
+    // The updates from the regime change until the current sectors are found exactly.
+    auto updatesToFollow = [&](double halfLife) {
+        options.halfLifeSeconds = halfLife;
+        const std::vector<LiveUpdate> updates = runDemo("market:assets=500,sectors=10", options, 300, 150);
+        const auto changed = std::find_if(updates.begin(), updates.end(), [](const LiveUpdate& u) { return u.truthChanged; });
+        REQUIRE(changed != updates.end());
+        for (auto u = updates.begin(); u != changed; ++u) CHECK(*u->ari >= 0.99);  // before: the sectors, exactly
+        const auto followed = std::find_if(changed, updates.end(), [](const LiveUpdate& u) { return *u.ari >= 0.99; });
+        REQUIRE(followed != updates.end());
+        for (auto u = followed; u != updates.end(); ++u) CHECK(*u->ari >= 0.99);  // and from then on
+        return followed - changed;
+    };
+    const auto equal = updatesToFollow(0);
+    const auto halving = updatesToFollow(10);
+    CAPTURE(equal);
+    CAPTURE(halving);
+    CHECK(halving <= 4);
+    CHECK(halving < equal);
 }
 
 TEST_CASE("exact mode: the same bars give the same updates bit for bit")
