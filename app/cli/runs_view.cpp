@@ -101,7 +101,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
                       printable(r.startedAt).c_str(), status.c_str(), printable(r.algorithm).c_str(), printable(r.mode).c_str(),
                       printable(r.topology).c_str(),
                       metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
-                      metric(metrics, "seconds_total", "%.3f").c_str(), printable(r.dataSource.location).c_str());
+                      metric(metrics, "seconds_total", "%.4g").c_str(), printable(r.dataSource.location).c_str());
         text += line;
     }
     if (runs.empty()) text += "(no runs)\n";

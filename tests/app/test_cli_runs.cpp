@@ -101,6 +101,12 @@ private slots:
         QVERIFY(!r["engine_version"].toString().isEmpty());
         QVERIFY(!r["host"].toString().isEmpty());
         QVERIFY(r.contains("energy_j"));
+        // The table gives the run's time to 4 significant digits (a run of a few hundred
+        // microseconds is not 0.000).
+        const CliResult table = runCli(QStringList{"runs", "list"} + db());
+        const QStringList row = table.out.split('\n')[1].split(' ', Qt::SkipEmptyParts);
+        const double seconds = r["metrics"].toObject()["seconds_total"].toDouble();
+        QVERIFY2(row.size() > 8 && qAbs(row[8].toDouble() - seconds) <= 5e-4 * seconds, qPrintable(table.out));
         // The JSON summary names the run it recorded.
         const CliResult json = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--json", "-", "--db", m_db});
         QCOMPARE(json.exitCode, 0);
