@@ -89,7 +89,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
 {
     std::string text;
     char line[512];
-    std::snprintf(line, sizeof line, "%-8s  %-19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-8s  %s\n", "ID", "STARTED (UTC)", "STATUS",
+    std::snprintf(line, sizeof line, "%-8s  %-19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-9s  %s\n", "ID", "STARTED (UTC)", "STATUS",
                   "ALGORITHM", "MODE", "TOPOLOGY", "K", "INERTIA", "SECONDS", "DATASET");
     text += line;
     for (const store::RunInfo& r : runs) {
@@ -97,7 +97,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
         if (r.failure == store::kInterrupted) status = "interrupted";
         if (r.deleted) status += "*";
         const nlohmann::json metrics = parsedOrEmpty(r.metricsJson);
-        std::snprintf(line, sizeof line, "%-8s  %-19.19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-8s  %s\n", shortId(r.id).c_str(),
+        std::snprintf(line, sizeof line, "%-8s  %-19.19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-9s  %s\n", shortId(r.id).c_str(),
                       printable(r.startedAt).c_str(), status.c_str(), printable(r.algorithm).c_str(), printable(r.mode).c_str(),
                       printable(r.topology).c_str(),
                       metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
