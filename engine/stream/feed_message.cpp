@@ -129,7 +129,10 @@ std::optional<Subscribe> parseSubscribe(std::string_view text, std::string* prob
     };
     const json object = json::parse(text, nullptr, false);
     if (object.is_discarded() || !object.is_object()) return fail("the first message is not a JSON object");
-    if (object.value("type", std::string()) != "subscribe") return fail("the first message must be a subscribe");
+    // json::value would throw for a "type" that is not text: compare only a string.
+    const auto type = object.find("type");
+    if (type == object.end() || !type->is_string() || type->get_ref<const std::string&>() != "subscribe")
+        return fail("the first message must be a subscribe");
     if (const std::string extra = unknownField(object, {"type", "symbols", "token"}); !extra.empty())
         return fail("subscribe has a field '" + extra + "' the format does not have");
     Subscribe request;

@@ -186,6 +186,9 @@ TEST_CASE("subscribe requests parse, and bad ones say why")
     CHECK(problem.find("symbols") != std::string::npos);
     CHECK_FALSE(parseSubscribe("{\"type\":\"subscribe\",\"password\":\"x\"}", &problem));
     CHECK(problem.find("password") != std::string::npos);
+    // A "type" that is not text is refused, not thrown (found by fuzz_feed_message).
+    CHECK_FALSE(parseSubscribe("{\"type\":1,\"symor\":\"S03\"}", &problem));
+    CHECK(problem == "the first message must be a subscribe");
 }
 
 TEST_CASE("the sequence checker tells next, gap, duplicate and out-of-order apart")
