@@ -6,6 +6,11 @@
 
 namespace clusterdesk::store {
 
+std::size_t artifactBytes(const std::string& encoding, std::int64_t rows, std::int64_t cols)
+{
+    return static_cast<std::size_t>(rows * cols) * (encoding == "utf8" ? 1 : 4);
+}
+
 std::vector<unsigned char> compressArtifact(const void* data, std::size_t size)
 {
     uLongf length = compressBound(static_cast<uLong>(size));

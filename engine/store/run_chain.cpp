@@ -344,7 +344,7 @@ VerifyReport verifyChain(Database& db)
         if (run) {
             // Only gc of a deleted run may drop artifact bytes: bytes missing from a live
             // run were removed behind the store's back.
-            Statement artifacts(db, "SELECT a.kind, a.sha256, a.compression, a.data, a.rows, a.cols, a.data IS NULL, r.deleted_at IS NOT NULL "
+            Statement artifacts(db, "SELECT a.kind, a.sha256, a.compression, a.data, a.rows, a.cols, a.data IS NULL, r.deleted_at IS NOT NULL, a.encoding "
                                     "FROM artifacts a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ?1 ORDER BY a.kind");
             artifacts.bindAll(id);
             while (artifacts.step()) {
@@ -356,7 +356,7 @@ VerifyReport verifyChain(Database& db)
                 std::vector<unsigned char> bytes;
                 try {
                     bytes = decompressArtifact(artifacts.blob(3), artifacts.text(2),
-                                               static_cast<std::size_t>(artifacts.integer(4) * artifacts.integer(5)) * 4, what);
+                                               artifactBytes(artifacts.text(8), artifacts.integer(4), artifacts.integer(5)), what);
                 } catch (const StoreError& e) {
                     return bad(id, e.what());
                 }

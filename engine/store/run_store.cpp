@@ -260,6 +260,13 @@ std::string RunStore::beginRun(const NewRun& run)
         const std::int64_t k = static_cast<std::int64_t>(p.initialCentroids.size()) / std::max<std::int64_t>(1, d.cols);
         insertArtifact(*m_db, id, "initial_centroids", p.initialCentroids, k, d.cols);
     }
+    if (!run.liveInput.empty()) {
+        const std::vector<unsigned char> compressed = compressArtifact(run.liveInput.data(), run.liveInput.size());
+        Statement insert(*m_db, "INSERT INTO artifacts(run_id, kind, encoding, rows, cols, sha256, compression, data) "
+                                "VALUES (?1, 'live_input', 'utf8', ?2, 1, ?3, ?4, ?5)");
+        insert.bindAll(id, static_cast<std::int64_t>(run.liveInput.size()), sha256Hex(run.liveInput.data(), run.liveInput.size()), kZlib);
+        insert.bindBlob(5, compressed.data(), compressed.size()).run();
+    }
     transaction.commit();
     return id;
 }
@@ -417,7 +424,7 @@ RunRecord RunStore::loadRun(const std::string& id) const
     telemetry.bindAll(id);
     while (telemetry.step())
         record.telemetry.push_back({telemetry.real(0), telemetry.text(1), telemetry.real(2), telemetry.text(3)});
-    Statement artifacts(*m_db, "SELECT kind, rows, cols, compression, data FROM artifacts WHERE run_id = ?1");
+    Statement artifacts(*m_db, "SELECT kind, rows, cols, compression, data, encoding FROM artifacts WHERE run_id = ?1");
     artifacts.bindAll(id);
     while (artifacts.step()) {
         const std::string kind = artifacts.text(0);
@@ -425,11 +432,11 @@ RunRecord RunStore::loadRun(const std::string& id) const
             record.artifactsCollected = true;
             continue;
         }
-        // Every artifact holds 4-byte values (int32 labels, float32 centroids).
         const std::vector<unsigned char> bytes =
-            decompressArtifact(artifacts.blob(4), artifacts.text(3), static_cast<std::size_t>(artifacts.integer(1) * artifacts.integer(2)) * 4,
+            decompressArtifact(artifacts.blob(4), artifacts.text(3), artifactBytes(artifacts.text(5), artifacts.integer(1), artifacts.integer(2)),
                                path() + ": the " + kind + " of run " + id);
         if (kind == "labels") record.labels = fromBytes<std::int32_t>(bytes);
+        else if (kind == "live_input") record.liveInput.assign(bytes.begin(), bytes.end());
         else if (kind == "initial_centroids") record.initialCentroids = fromBytes<float>(bytes);
         else if (kind == "centroids") {
             record.centroids = fromBytes<float>(bytes);

@@ -105,6 +105,7 @@ struct RunRecord {
     std::vector<float> centroids;       // k x cols; empty when not recorded or collected
     std::vector<std::int32_t> labels;   // one per dataset row; empty likewise
     std::vector<float> initialCentroids;  // when the run started from given centroids
+    std::string liveInput;              // a live update's input (NewRun::liveInput)
     bool artifactsCollected = false;    // a deleted run whose artifact bytes gc removed
     std::vector<LineageEdge> lineage;   // edges into and out of this run
 };
@@ -116,6 +117,9 @@ struct NewRun {
     std::string topology;
     int threads = 0;
     std::vector<LineageEdge> parents;  // run -> this run edges (rerun, warm_start); dst is filled in
+    // A live update: what the session was fed since the previous update (JSON, see
+    // stream/live_input.h), kept as an artifact so the session can be replayed.
+    std::string liveInput;
 };
 
 // What a run produced, written by finishRun.
@@ -177,7 +181,7 @@ enum class StoreAccess { ReadWrite, ReadOnly };
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 6;  // PRAGMA user_version; migrations in schema.cpp
+    static constexpr int kSchemaVersion = 7;  // PRAGMA user_version; migrations in schema.cpp
 
     // Opens or creates the file, migrates an older schema forward (one transaction per
     // version), and marks this host's runs whose process is gone as interrupted.

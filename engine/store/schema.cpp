@@ -155,6 +155,26 @@ CREATE INDEX lineage_by_src ON lineage(src);
 CREATE INDEX lineage_by_dst ON lineage(dst);
 )sql";
 
+// A live update's input (what the session was fed since the previous update) is an
+// artifact of its own kind and encoding: the artifacts table is rebuilt with the wider
+// CHECKs, the same rows and the same order.
+constexpr const char* kSchemaV7 = R"sql(
+CREATE TABLE artifacts_v7 (
+  run_id      TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  kind        TEXT NOT NULL CHECK (kind IN ('labels', 'centroids', 'initial_centroids', 'live_input')),
+  encoding    TEXT NOT NULL CHECK (encoding IN ('int32le', 'float32le', 'utf8')),
+  rows        INTEGER NOT NULL,
+  cols        INTEGER NOT NULL,
+  sha256      TEXT NOT NULL,
+  data        BLOB,
+  compression TEXT,
+  PRIMARY KEY (run_id, kind)
+);
+INSERT INTO artifacts_v7 SELECT run_id, kind, encoding, rows, cols, sha256, data, compression FROM artifacts;
+DROP TABLE artifacts;
+ALTER TABLE artifacts_v7 RENAME TO artifacts;
+)sql";
+
 void toV1(Database& db)
 {
     db.exec(kSchemaV1);
@@ -200,8 +220,13 @@ void toV6(Database& db)
     db.exec(kSchemaV6);
 }
 
+void toV7(Database& db)
+{
+    db.exec(kSchemaV7);
+}
+
 using Migration = void (*)(Database&);
-constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5, toV6};  // kMigrations[v] takes v to v + 1
+constexpr Migration kMigrations[kLatestSchemaVersion] = {toV1, toV2, toV3, toV4, toV5, toV6, toV7};  // kMigrations[v] takes v to v + 1
 
 int userVersion(Database& db)
 {

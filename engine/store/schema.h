@@ -1,5 +1,5 @@
 // The store's schema and its forward migrations. The version lives in
-// PRAGMA user_version: 0 = empty file, 1 = the first schema, 6 = the current one.
+// PRAGMA user_version: 0 = empty file, 1 = the first schema, 7 = the current one.
 // A fresh file is built by running every migration from 0, so the path an old file
 // takes is the path every new file takes too.
 //
@@ -11,6 +11,7 @@
 // v4: every rank's phase latencies per iteration.
 // v5: keyed sealing of the chain (run_chain.h), chained deletions and later lineage edges.
 // v6: what-if comparisons, and lineage edges from runs to them.
+// v7: a live update's input as an artifact (kind live_input, encoding utf8).
 #pragma once
 
 #include "run_store.h"

@@ -6,6 +6,7 @@
 // without the key, the datasets table, a deletion or edge made outside the store, a lost
 // -wal file, a missing key), tombstones and gc, and user text that looks like SQL.
 #include "engine/core/sha256.h"
+#include "engine/store/artifact_codec.h"
 #include "engine/store/process_owner.h"
 #include "engine/store/run_chain.h"
 #include "engine/store/run_codec.h"
@@ -523,6 +524,35 @@ TEST_CASE("refusesANonFiniteResultAsOk")
     ok.status = RunStatus::Ok;
     REQUIRE_EQ(runStore.listRuns(ok).size(), std::size_t(1));
     REQUIRE(runStore.verify().ok);
+}
+
+TEST_CASE("keepsALiveUpdatesInputChained")
+{
+    const std::string path = file("live-input.sqlite");
+    NewRun run = newRun();
+    // Bytes of every kind, and longer than a multiple of 4 (it is text, not 4-byte values).
+    run.liveInput = std::string("{\"calls\":[]}") + std::string(1, '\0') + "\xff\x01 end";
+    std::string id;
+    {
+        RunStore runStore(path);
+        id = runStore.beginRun(run);
+        runStore.finishRun(id, outcome());
+        REQUIRE_EQ(runStore.loadRun(id).liveInput, run.liveInput);
+        REQUIRE(runStore.loadRun(runStore.beginRun(newRun())).liveInput.empty());
+        const VerifyReport report = runStore.verify();
+        REQUIRE_MESSAGE(report.ok, report.problem.c_str());
+    }
+    // The input is sealed with the run: changing it is an edit verify names.
+    const std::vector<unsigned char> other = compressArtifact("{\"calls\":[{}]}", 14);
+    {
+        Database db(path);
+        Statement edit(db, "UPDATE artifacts SET data = ?1 WHERE run_id = ?2 AND kind = 'live_input'");
+        edit.bindBlob(1, other.data(), other.size()).bind(2, id).run();
+    }
+    const VerifyReport report = RunStore(path).verify();
+    REQUIRE(!report.ok);
+    REQUIRE_EQ(report.firstBadRun, id);
+    REQUIRE(test::contains(report.problem, "live_input"));
 }
 
 TEST_CASE("verifyNamesTheRecordEditedWithTheSqlite3Tool")
