@@ -115,7 +115,9 @@ Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
   runs rerun ID [--topology T] [--threads N]
                           runs it again from its record; exact mode must reproduce
                           the labels bit for bit (exit 1 otherwise), fast mode
-                          reports the ARI against the stored labels
+                          reports the ARI against the stored labels; an update of a
+                          live session replays the session up to it from the input
+                          recorded with each update, compared update by update
   runs diff ID ID         parameters, topology, metrics, and the ARI of the labels
   runs verify             recomputes the chain, names the first edited record, a
                           deletion or edge made outside the store, lost records

@@ -6,6 +6,7 @@
 
 #include "engine/cluster/metrics.h"
 #include "engine/store/run_codec.h"
+#include "engine/stream/live_replay.h"
 
 #include <cstdio>
 #include <iostream>
@@ -33,6 +34,43 @@ RunOptions optionsFromRecord(const store::RunRecord& record, const RerunOptions&
     return o;
 }
 
+// A live update: its session replayed from the input recorded with each update, from
+// the first to this one, every update compared with the recorded one. Nothing is
+// recorded: the replay is a check, not a session.
+int replayCommand(const store::RunRecord& original, const RerunOptions& rerun)
+{
+    stream::LiveReplay replay;
+    {
+        store::RunStore runStore(existingStorePath(rerun.dbPath));
+        replay = stream::replayLiveSession(runStore, original.info.id, rerun.topology);
+    }
+    const bool exact = replay.session.params.mode == kernels::Mode::Exact;
+    const int total = static_cast<int>(replay.updates.size());
+    std::cout << "replay    the live session on " << original.info.dataSource.location << ", " << total
+              << (total == 1 ? " update" : " updates") << " up to run " << shortId(original.info.id) << ", "
+              << kernels::toString(replay.session.params.mode) << " mode"
+              << (rerun.topology.empty() ? "" : ", on " + rerun.topology) << '\n';
+    int reproduced = 0;
+    char line[256];
+    for (int u = 0; u < total; ++u) {
+        const stream::ReplayedUpdate& update = replay.updates[static_cast<std::size_t>(u)];
+        if (!update.published)
+            std::snprintf(line, sizeof line, "update %-3d run %s  the replay published no update where the session did\n", u + 1,
+                          shortId(update.runId).c_str());
+        else if (update.identical)
+            std::snprintf(line, sizeof line, "update %-3d run %s  labels and centroids identical (bit for bit)\n", u + 1,
+                          shortId(update.runId).c_str());
+        else
+            std::snprintf(line, sizeof line, "update %-3d run %s  ARI %.4f (%zu labels differ)\n", u + 1,
+                          shortId(update.runId).c_str(), update.ari, update.differing);
+        reproduced += update.identical ? 1 : 0;
+        std::cout << line;
+    }
+    std::cout << "compare   " << reproduced << " of " << total << " updates reproduced bit for bit"
+              << (exact && reproduced < total ? "; exact mode did NOT reproduce the session" : "") << '\n';
+    return exact && reproduced < total ? kExitCheckFailed : kExitOk;
+}
+
 }  // namespace
 
 int rerunCommand(const RerunOptions& rerun)
@@ -43,11 +81,7 @@ int rerunCommand(const RerunOptions& rerun)
         original = runStore.loadRun(runStore.resolveId(rerun.runId));
     }
     if (original.info.status == store::RunStatus::Running) throw UsageError("run " + original.info.id + " is still running");
-    // A live update's window was built from ticks the store does not keep.
-    if (original.info.dataSource.source == "live")
-        throw UsageError("run " + shortId(original.info.id) + " is an update of a live session on " +
-                         original.info.dataSource.location +
-                         ": its window was built from ticks the store does not keep, so it cannot be re-run");
+    if (original.info.dataSource.source == "live") return replayCommand(original, rerun);
     RunOptions options = optionsFromRecord(original, rerun);
     const ExecutedRun executed = executeRun(options, {{"run", original.info.id, "run", "", "rerun", ""}});
     if (executed.cancelled) return kExitCancelled;

@@ -60,6 +60,7 @@ void RunSession::begin(RunResult& result)
         run.topology = toString(m_request.topology);
         run.threads = m_request.threads;
         run.parents = m_request.parents;
+        run.liveInput = m_request.liveInput;
         result.runId = m_request.store->beginRun(run);
     } catch (const std::exception& e) {
         if (m_request.recordingRequired) throw;

@@ -38,6 +38,7 @@ struct RunRequest {
     store::RunStore* store = nullptr;     // where the run is recorded; null: not recorded
     bool recordingRequired = false;       // a run the store refuses is not started
     std::vector<store::LineageEdge> parents;  // e.g. the run this one re-runs or warm-starts from
+    std::string liveInput;                    // a live update: store::NewRun::liveInput
     // Called on the run's thread once the run is in the store, before it executes.
     std::function<void(const std::string& runId)> onRecorded;
 };

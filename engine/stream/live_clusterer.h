@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cluster_identity.h"
+#include "live_input.h"
 #include "return_window.h"
 #include "tick_inbox.h"
 
@@ -39,7 +40,9 @@ struct LiveOptions {
     IdentityOptions identity;
     double driftMovedShare = 0.2;     // alert when more than this share of assets moved
     double driftDispersion = 1.5;     // ... or a surviving cluster's dispersion grew this many times
-    store::RunStore* store = nullptr; // records every update as a run, warm-start edge to the previous one
+    // Records every update as a run, warm-start edge to the previous one, with what the
+    // session was fed since (live_input.h): the session can be replayed from the store.
+    store::RunStore* store = nullptr;
 };
 
 struct LiveUpdate {
@@ -69,6 +72,8 @@ struct LiveUpdate {
 class LiveClusterer {
 public:
     explicit LiveClusterer(LiveOptions options);
+    // The options a recorded session ran with (not its store, nor its pool's launcher).
+    static LiveOptions optionsFrom(const LiveSessionHeader& header);
 
     // Adds closed bars (symbols: every name their indices refer to; sectors: the truth a
     // demo feed carries, or empty). Returns the update when one fell due; if several fell
@@ -80,6 +85,7 @@ public:
     void cancel() { m_cancel = true; }
 
 private:
+    LiveSessionHeader sessionHeader() const;
     LiveUpdate run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors);
 
     LiveOptions m_options;
@@ -94,6 +100,10 @@ private:
     std::map<int, double> m_previousDispersion;  // stable id -> dispersion at the previous update
     std::string m_previousRun;                   // the previous update's run id, when recorded
     std::unordered_map<std::string, std::string> m_previousSectors;  // the feed's truth at the previous update
+    // What add() was given since the previous update, kept with the next one (recording only).
+    LiveInput m_input;
+    std::size_t m_inputSymbols = 0;                                     // symbol names already in the input
+    std::unordered_map<std::string, std::string> m_inputSectors;        // the sectors last put in it
     std::atomic<bool> m_cancel{false};
 };
 

@@ -1,11 +1,12 @@
 // What the run store reads back from its file: parameters and data sources as JSON
-// (this release's and the older load options),
-// and compressed artifacts (labels, centroids). A store edited by hand or damaged on
+// (this release's and the older load options), compressed artifacts (labels,
+// centroids) and a live update's recorded input. A store edited by hand or damaged on
 // disk must give errors, never crash the program that opens it.
 #include "fuzz_support.h"
 
 #include "engine/store/artifact_codec.h"
 #include "engine/store/run_codec.h"
+#include "engine/stream/live_input.h"
 
 #include <vector>
 
@@ -16,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::expectCleanErrors([&] { store::paramsFromJson(text); });
     fuzz::expectCleanErrors([&] { store::sourceSpecFromColumns({"/data/x.csv", "file", text}); });
     fuzz::expectCleanErrors([&] { store::sourceSpecFromColumns({"market", "demo", text}); });
+    fuzz::expectCleanErrors([&] { stream::liveInputFromJson(text, "fuzzed live input"); });
     const std::vector<unsigned char> bytes(data, data + size);
     // The expected size comes from the input too: short, exact and long inflations.
     const std::size_t expected = size > 0 ? std::size_t(data[0]) * 61 : 0;

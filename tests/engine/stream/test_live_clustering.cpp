@@ -2,16 +2,22 @@
 // identities and lifecycle events on planted partitions, the rolling return window on
 // hand-made bars, and the whole loop on the live market demo through its sector
 // rotation (ARI against the current sectors, zero relabelling of untouched sectors,
-// the moved assets named) and bit-identical replays in exact mode.
+// the moved assets named) and bit-identical replays in exact mode, from the same bars and
+// from a session recorded in the store.
 #include "doctest_support.h"
 
 #include "engine/core/error.h"
 #include "engine/stream/cluster_identity.h"
 #include "engine/stream/hungarian.h"
 #include "engine/stream/live_clusterer.h"
+#include "engine/stream/live_input.h"
+#include "engine/stream/live_replay.h"
 #include "engine/stream/market_stream.h"
 #include "engine/stream/return_window.h"
 #include "engine/stream/tick_inbox.h"
+#include "engine/store/run_store.h"
+
+#include "temp_dir.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +26,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <stdlib.h>
 
 using namespace clusterdesk;
 using namespace clusterdesk::stream;
@@ -434,4 +441,54 @@ TEST_CASE("exact mode: the same bars give the same updates bit for bit")
         CHECK(std::memcmp(a[u].centroids.data(), b[u].centroids.data(), a[u].centroids.size() * sizeof(float)) == 0);
         CHECK(a[u].clusterOf == b[u].clusterOf);
     }
+}
+
+TEST_CASE("a recorded session replays from the store: every update bit for bit, on another topology too")
+{
+    const test::TempDir dir;
+    ::setenv("CLUSTERDESK_CHAIN_KEY", dir.filePath("chain.key").c_str(), 1);  // never the user's key
+    store::RunStore runStore(dir.filePath("runs.sqlite"));
+    LiveOptions options;
+    options.windowBars = 30;
+    options.updateEveryBars = 5;
+    options.halfLifeSeconds = 20;
+    options.params.algorithm = Algorithm::AdaptGrow;
+    options.params.kMax = 16;
+    options.params.mode = kernels::Mode::Exact;
+    options.threads = 2;
+    options.store = &runStore;
+    // Through the sector rotation: born, merged and moved clusters replay too.
+    const std::vector<LiveUpdate> updates = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
+    REQUIRE(updates.size() >= 8);
+
+    const LiveReplay replay = replayLiveSession(runStore, updates.back().runId, "shards:3");
+    CHECK(replay.session.windowBars == 30);
+    CHECK(replay.session.halfLifeSeconds == 20);
+    CHECK(replay.session.topology == "host");
+    REQUIRE(replay.updates.size() == updates.size());
+    for (std::size_t u = 0; u < updates.size(); ++u) {
+        CAPTURE(u);
+        CHECK(replay.updates[u].runId == updates[u].runId);
+        CHECK(replay.updates[u].published);
+        CHECK(replay.updates[u].identical);
+        CHECK(replay.updates[u].differing == 0);
+    }
+    // Up to an update in the middle: the updates until then.
+    CHECK(replayLiveSession(runStore, updates[3].runId).updates.size() == 4);
+    // A run that is not a live update is refused, saying so.
+    store::NewRun fileRun;
+    fileRun.dataset.hash = "0";
+    fileRun.dataset.spec.source = "csv";
+    fileRun.dataset.spec.location = "/tmp/x.csv";
+    fileRun.topology = "host";
+    const std::string csvRun = runStore.beginRun(fileRun);
+    CHECK_THROWS_WITH_AS(replayLiveSession(runStore, csvRun), doctest::Contains("is not an update of a live session"), UsageError);
+}
+
+TEST_CASE("a recorded input that is not one is a CodecError naming what and why")
+{
+    CHECK_THROWS_WITH_AS(liveInputFromJson("{\"calls\":[{\"bars\":[[1,[[0]]]],\"new_symbols\":[]}]}", "run 1234"),
+                         doctest::Contains("run 1234: a bar's symbol must be [symbol, close]"), CodecError);
+    CHECK_THROWS_WITH_AS(liveInputFromJson("[1,2", "run 1234"), doctest::Contains("run 1234: "), CodecError);
+    CHECK_THROWS_AS(liveInputFromJson("{\"calls\":[{\"bars\":[]}]}", "run 1234"), CodecError);
 }

@@ -1,0 +1,107 @@
+#include "live_input.h"
+
+#include "engine/cluster/cluster_codec.h"
+#include "engine/core/error.h"
+
+namespace clusterdesk::stream {
+namespace {
+
+using nlohmann::json;
+
+// A bar as [start, [[symbol, close], ...]]: the closes are all the window reads, and
+// JSON numbers keep doubles exactly (shortest round trip).
+json barToJson(const data::Bar& bar)
+{
+    json symbols = json::array();
+    for (const data::SymbolBar& s : bar.symbols) symbols.push_back({s.symbol, s.close});
+    return {bar.startMicros, std::move(symbols)};
+}
+
+data::Bar barFromJson(const json& j)
+{
+    if (!j.is_array() || j.size() != 2 || !j[1].is_array()) throw CodecError("a bar must be [start, [symbols]]");
+    data::Bar bar;
+    bar.startMicros = codec::integerValue<std::int64_t>(j[0], "bar start");
+    for (const json& s : j[1]) {
+        if (!s.is_array() || s.size() != 2 || !s[1].is_number()) throw CodecError("a bar's symbol must be [symbol, close]");
+        data::SymbolBar out;
+        out.symbol = codec::integerValue<std::int32_t>(s[0], "symbol");
+        out.close = s[1].get<double>();
+        bar.symbols.push_back(out);
+    }
+    return bar;
+}
+
+json headerToJson(const LiveSessionHeader& h)
+{
+    return {{"source", h.source},
+            {"window_bars", h.windowBars},
+            {"half_life_s", h.halfLifeSeconds},
+            {"update_every_bars", h.updateEveryBars},
+            {"params", codec::toJson(h.params)},
+            {"fresh_initialisations", h.freshInitialisations},
+            {"min_overlap", h.minOverlap},
+            {"flow_share", h.flowShare},
+            {"drift_moved_share", h.driftMovedShare},
+            {"drift_dispersion", h.driftDispersion},
+            {"topology", h.topology},
+            {"threads", h.threads}};
+}
+
+LiveSessionHeader headerFromJson(const json& j)
+{
+    LiveSessionHeader h;
+    h.source = j.at("source").get<std::string>();
+    h.windowBars = codec::integerField<std::int64_t>(j, "window_bars");
+    h.halfLifeSeconds = j.at("half_life_s").get<double>();
+    h.updateEveryBars = codec::integerField<std::int64_t>(j, "update_every_bars");
+    h.params = codec::paramsFromJson(j.at("params"));
+    h.freshInitialisations = codec::integerField<int>(j, "fresh_initialisations");
+    h.minOverlap = j.at("min_overlap").get<double>();
+    h.flowShare = j.at("flow_share").get<double>();
+    h.driftMovedShare = j.at("drift_moved_share").get<double>();
+    h.driftDispersion = j.at("drift_dispersion").get<double>();
+    h.topology = j.at("topology").get<std::string>();
+    h.threads = codec::integerField<int>(j, "threads");
+    return h;
+}
+
+}  // namespace
+
+std::string liveInputToJson(const LiveInput& input)
+{
+    json calls = json::array();
+    for (const LiveInputCall& call : input.calls) {
+        json bars = json::array();
+        for (const data::Bar& bar : call.bars) bars.push_back(barToJson(bar));
+        json c = {{"bars", std::move(bars)}, {"new_symbols", call.newSymbols}};
+        if (call.sectors) c["sectors"] = *call.sectors;
+        calls.push_back(std::move(c));
+    }
+    json out = {{"calls", std::move(calls)}};
+    if (input.header) out["session"] = headerToJson(*input.header);
+    return out.dump();
+}
+
+LiveInput liveInputFromJson(const std::string& text, const std::string& what)
+{
+    try {
+        const json j = json::parse(text);
+        LiveInput input;
+        if (j.contains("session")) input.header = headerFromJson(j.at("session"));
+        for (const json& c : j.at("calls")) {
+            LiveInputCall call;
+            for (const json& bar : c.at("bars")) call.bars.push_back(barFromJson(bar));
+            call.newSymbols = c.at("new_symbols").get<std::vector<std::string>>();
+            if (c.contains("sectors")) call.sectors = c.at("sectors").get<std::unordered_map<std::string, std::string>>();
+            input.calls.push_back(std::move(call));
+        }
+        return input;
+    } catch (const CodecError& e) {
+        throw CodecError(what + ": " + e.what());
+    } catch (const json::exception& e) {
+        throw CodecError(what + ": " + e.what());
+    }
+}
+
+}  // namespace clusterdesk::stream

@@ -1,0 +1,51 @@
+// What a live session was fed, in the form the store keeps with each update (artifact
+// live_input), so that the session can be replayed through the same loop: every call
+// of LiveClusterer::add since the previous update (its closed bars' closes, all the
+// window reads; the symbol names new since the call before; the feed's sectors when
+// they changed), and, with the session's first update, the options the session ran
+// with. In exact mode a replay gives every update's labels and centroids bit for bit.
+#pragma once
+
+#include "engine/cluster/params.h"
+#include "engine/data/bar_aggregator.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace clusterdesk::stream {
+
+struct LiveInputCall {
+    std::vector<data::Bar> bars;
+    std::vector<std::string> newSymbols;  // names appended to the symbol list before this call
+    std::optional<std::unordered_map<std::string, std::string>> sectors;  // when they changed
+};
+
+// The options a replay needs to run the session's loop again (the first update's).
+struct LiveSessionHeader {
+    std::string source;
+    std::int64_t windowBars = 0;
+    double halfLifeSeconds = 0;
+    std::int64_t updateEveryBars = 0;
+    KMeansParams params;
+    int freshInitialisations = 0;
+    double minOverlap = 0;
+    double flowShare = 0;
+    double driftMovedShare = 0;
+    double driftDispersion = 0;
+    std::string topology;
+    int threads = 0;
+};
+
+struct LiveInput {
+    std::optional<LiveSessionHeader> header;  // the session's first update only
+    std::vector<LiveInputCall> calls;
+};
+
+std::string liveInputToJson(const LiveInput& input);
+// CodecError naming `what` and the field when the text is not a live input.
+LiveInput liveInputFromJson(const std::string& text, const std::string& what);
+
+}  // namespace clusterdesk::stream

@@ -1,0 +1,95 @@
+#include "live_replay.h"
+
+#include "live_clusterer.h"
+
+#include "engine/cluster/metrics.h"
+#include "engine/core/error.h"
+#include "engine/store/run_store.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace clusterdesk::stream {
+namespace {
+
+std::string shortId(const std::string& id)
+{
+    return id.substr(0, 8);
+}
+
+// The session's updates up to `runId`, oldest first, by their warm-start edges.
+std::vector<store::RunRecord> sessionUpTo(const store::RunStore& store, const std::string& runId)
+{
+    std::vector<store::RunRecord> chain;
+    std::string id = runId;
+    while (!id.empty()) {
+        store::RunRecord record = store.loadRun(id);
+        if (record.info.dataSource.source != "live")
+            throw UsageError("run " + shortId(id) + " is not an update of a live session");
+        if (record.liveInput.empty())
+            throw UsageError("run " + shortId(id) + " of the live session on " + record.info.dataSource.location +
+                             " has no recorded input (" +
+                             (record.artifactsCollected ? "removed by runs gc" : "recorded before ClusterDesk kept it") +
+                             "), so the session cannot be replayed");
+        id.clear();
+        for (const store::LineageEdge& edge : record.lineage)
+            if (edge.relation == "warm_start" && edge.dst == record.info.id && edge.srcKind == "run") id = edge.src;
+        chain.push_back(std::move(record));
+    }
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+}
+
+}  // namespace
+
+LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology)
+{
+    const std::vector<store::RunRecord> chain = sessionUpTo(store, runId);
+    std::vector<LiveInput> inputs;
+    for (const store::RunRecord& record : chain)
+        inputs.push_back(liveInputFromJson(record.liveInput, "the recorded input of run " + shortId(record.info.id)));
+    if (!inputs.front().header)
+        throw UsageError("run " + shortId(chain.front().info.id) + " is the oldest update left of its live session, "
+                         "but not its first (the session's options are missing)");
+
+    LiveReplay replay;
+    replay.session = *inputs.front().header;
+    LiveOptions options = LiveClusterer::optionsFrom(replay.session);
+    if (!topology.empty()) options.topology = parseTopology(topology);
+    LiveClusterer clusterer(options);
+    std::vector<std::string> symbols;
+    std::unordered_map<std::string, std::string> sectors;
+    for (std::size_t u = 0; u < chain.size(); ++u) {
+        const store::RunRecord& recorded = chain[u];
+        ReplayedUpdate out;
+        out.runId = recorded.info.id;
+        std::optional<LiveUpdate> update;
+        int publications = 0;
+        bool atLastCall = false;
+        for (const LiveInputCall& call : inputs[u].calls) {
+            symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
+            if (call.sectors) sectors = *call.sectors;
+            std::vector<ReceivedBar> bars;
+            for (const data::Bar& bar : call.bars) bars.push_back({bar, 0});
+            // The session published at its input's last call; an update anywhere else
+            // means the replay took another path.
+            if (auto published = clusterer.add(bars, symbols, sectors)) {
+                ++publications;
+                atLastCall = &call == &inputs[u].calls.back();
+                update = std::move(published);
+            }
+        }
+        out.published = publications == 1 && atLastCall;
+        if (update && out.published && update->labels.size() == recorded.labels.size()) {
+            out.identical = update->labels == recorded.labels && update->centroids.size() == recorded.centroids.size() &&
+                            std::memcmp(update->centroids.data(), recorded.centroids.data(),
+                                        recorded.centroids.size() * sizeof(float)) == 0;
+            out.ari = adjustedRandIndex(update->labels, recorded.labels);
+            for (std::size_t i = 0; i < recorded.labels.size(); ++i) out.differing += update->labels[i] != recorded.labels[i];
+        }
+        replay.updates.push_back(std::move(out));
+    }
+    return replay;
+}
+
+}  // namespace clusterdesk::stream
