@@ -35,42 +35,6 @@ LiveClusterer::LiveClusterer(LiveOptions options)
     m_power = std::make_unique<PowerSampler>(power);
 }
 
-LiveSessionHeader LiveClusterer::sessionHeader() const
-{
-    LiveSessionHeader h;
-    h.source = m_options.source;
-    h.windowBars = m_options.windowBars;
-    h.halfLifeSeconds = m_options.halfLifeSeconds;
-    h.updateEveryBars = m_options.updateEveryBars;
-    h.params = m_options.params;
-    h.freshInitialisations = m_options.freshInitialisations;
-    h.minOverlap = m_options.identity.minOverlap;
-    h.flowShare = m_options.identity.flowShare;
-    h.driftMovedShare = m_options.driftMovedShare;
-    h.driftDispersion = m_options.driftDispersion;
-    h.topology = toString(m_options.topology);
-    h.threads = m_options.threads;
-    return h;
-}
-
-LiveOptions LiveClusterer::optionsFrom(const LiveSessionHeader& h)
-{
-    LiveOptions o;
-    o.source = h.source;
-    o.windowBars = h.windowBars;
-    o.halfLifeSeconds = h.halfLifeSeconds;
-    o.updateEveryBars = h.updateEveryBars;
-    o.params = h.params;
-    o.freshInitialisations = h.freshInitialisations;
-    o.identity.minOverlap = h.minOverlap;
-    o.identity.flowShare = h.flowShare;
-    o.driftMovedShare = h.driftMovedShare;
-    o.driftDispersion = h.driftDispersion;
-    o.topology = parseTopology(h.topology);
-    o.threads = h.threads;
-    return o;
-}
-
 std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bars, const std::vector<std::string>& symbols,
                                              const std::unordered_map<std::string, std::string>& sectors)
 {
@@ -145,7 +109,10 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     request.store = m_options.store;
     if (!m_previousRun.empty()) request.parents.push_back({"run", m_previousRun, "run", "", "warm_start", ""});
     if (m_options.store) {
-        if (m_updates == 0) m_input.header = sessionHeader();
+        if (m_updates == 0) {
+            m_input.session = m_options;
+            m_input.session->store = nullptr;
+        }
         request.liveInput = liveInputToJson(m_input);
         m_input = {};
     }

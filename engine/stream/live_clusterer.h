@@ -8,6 +8,7 @@
 
 #include "cluster_identity.h"
 #include "live_input.h"
+#include "live_options.h"
 #include "return_window.h"
 #include "tick_inbox.h"
 
@@ -24,26 +25,6 @@
 #include <vector>
 
 namespace clusterdesk::stream {
-
-struct LiveOptions {
-    std::string source = "live";      // the feed's URL, for the dataset's name and messages
-    std::int64_t windowBars = 60;     // returns per asset in the window
-    double halfLifeSeconds = 0;       // > 0: a return's weight halves every this many seconds of bar time
-    std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
-    KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
-    // k-means without a warm start (the first update, or after a cluster emptied): the
-    // best of this many initialisations, since every later update inherits its answer.
-    int freshInitialisations = 10;
-    Topology topology;
-    int threads = 0;
-    PoolOptions pool;
-    IdentityOptions identity;
-    double driftMovedShare = 0.2;     // alert when more than this share of assets moved
-    double driftDispersion = 1.5;     // ... or a surviving cluster's dispersion grew this many times
-    // Records every update as a run, warm-start edge to the previous one, with what the
-    // session was fed since (live_input.h): the session can be replayed from the store.
-    store::RunStore* store = nullptr;
-};
 
 struct LiveUpdate {
     int index = 0;                    // 1 for the first update
@@ -72,8 +53,6 @@ struct LiveUpdate {
 class LiveClusterer {
 public:
     explicit LiveClusterer(LiveOptions options);
-    // The options a recorded session ran with (not its store, nor its pool's launcher).
-    static LiveOptions optionsFrom(const LiveSessionHeader& header);
 
     // Adds closed bars (symbols: every name their indices refer to; sectors: the truth a
     // demo feed carries, or empty). Returns the update when one fell due; if several fell
@@ -85,7 +64,6 @@ public:
     void cancel() { m_cancel = true; }
 
 private:
-    LiveSessionHeader sessionHeader() const;
     LiveUpdate run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors);
 
     LiveOptions m_options;

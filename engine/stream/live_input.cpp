@@ -32,38 +32,40 @@ data::Bar barFromJson(const json& j)
     return bar;
 }
 
-json headerToJson(const LiveSessionHeader& h)
+// The options a replay needs; not the store, nor the pool's launcher (those are the
+// replaying machine's).
+json optionsToJson(const LiveOptions& o)
 {
-    return {{"source", h.source},
-            {"window_bars", h.windowBars},
-            {"half_life_s", h.halfLifeSeconds},
-            {"update_every_bars", h.updateEveryBars},
-            {"params", codec::toJson(h.params)},
-            {"fresh_initialisations", h.freshInitialisations},
-            {"min_overlap", h.minOverlap},
-            {"flow_share", h.flowShare},
-            {"drift_moved_share", h.driftMovedShare},
-            {"drift_dispersion", h.driftDispersion},
-            {"topology", h.topology},
-            {"threads", h.threads}};
+    return {{"source", o.source},
+            {"window_bars", o.windowBars},
+            {"half_life_s", o.halfLifeSeconds},
+            {"update_every_bars", o.updateEveryBars},
+            {"params", codec::toJson(o.params)},
+            {"fresh_initialisations", o.freshInitialisations},
+            {"min_overlap", o.identity.minOverlap},
+            {"flow_share", o.identity.flowShare},
+            {"drift_moved_share", o.driftMovedShare},
+            {"drift_dispersion", o.driftDispersion},
+            {"topology", toString(o.topology)},
+            {"threads", o.threads}};
 }
 
-LiveSessionHeader headerFromJson(const json& j)
+LiveOptions optionsFromJson(const json& j)
 {
-    LiveSessionHeader h;
-    h.source = j.at("source").get<std::string>();
-    h.windowBars = codec::integerField<std::int64_t>(j, "window_bars");
-    h.halfLifeSeconds = j.at("half_life_s").get<double>();
-    h.updateEveryBars = codec::integerField<std::int64_t>(j, "update_every_bars");
-    h.params = codec::paramsFromJson(j.at("params"));
-    h.freshInitialisations = codec::integerField<int>(j, "fresh_initialisations");
-    h.minOverlap = j.at("min_overlap").get<double>();
-    h.flowShare = j.at("flow_share").get<double>();
-    h.driftMovedShare = j.at("drift_moved_share").get<double>();
-    h.driftDispersion = j.at("drift_dispersion").get<double>();
-    h.topology = j.at("topology").get<std::string>();
-    h.threads = codec::integerField<int>(j, "threads");
-    return h;
+    LiveOptions o;
+    o.source = j.at("source").get<std::string>();
+    o.windowBars = codec::integerField<std::int64_t>(j, "window_bars");
+    o.halfLifeSeconds = j.at("half_life_s").get<double>();
+    o.updateEveryBars = codec::integerField<std::int64_t>(j, "update_every_bars");
+    o.params = codec::paramsFromJson(j.at("params"));
+    o.freshInitialisations = codec::integerField<int>(j, "fresh_initialisations");
+    o.identity.minOverlap = j.at("min_overlap").get<double>();
+    o.identity.flowShare = j.at("flow_share").get<double>();
+    o.driftMovedShare = j.at("drift_moved_share").get<double>();
+    o.driftDispersion = j.at("drift_dispersion").get<double>();
+    o.topology = parseTopology(j.at("topology").get<std::string>());
+    o.threads = codec::integerField<int>(j, "threads");
+    return o;
 }
 
 }  // namespace
@@ -79,7 +81,7 @@ std::string liveInputToJson(const LiveInput& input)
         calls.push_back(std::move(c));
     }
     json out = {{"calls", std::move(calls)}};
-    if (input.header) out["session"] = headerToJson(*input.header);
+    if (input.session) out["session"] = optionsToJson(*input.session);
     return out.dump();
 }
 
@@ -88,7 +90,7 @@ LiveInput liveInputFromJson(const std::string& text, const std::string& what)
     try {
         const json j = json::parse(text);
         LiveInput input;
-        if (j.contains("session")) input.header = headerFromJson(j.at("session"));
+        if (j.contains("session")) input.session = optionsFromJson(j.at("session"));
         for (const json& c : j.at("calls")) {
             LiveInputCall call;
             for (const json& bar : c.at("bars")) call.bars.push_back(barFromJson(bar));
@@ -100,6 +102,8 @@ LiveInput liveInputFromJson(const std::string& text, const std::string& what)
     } catch (const CodecError& e) {
         throw CodecError(what + ": " + e.what());
     } catch (const json::exception& e) {
+        throw CodecError(what + ": " + e.what());
+    } catch (const UsageError& e) {  // a topology that does not parse
         throw CodecError(what + ": " + e.what());
     }
 }

@@ -6,7 +6,8 @@
 // with. In exact mode a replay gives every update's labels and centroids bit for bit.
 #pragma once
 
-#include "engine/cluster/params.h"
+#include "live_options.h"
+
 #include "engine/data/bar_aggregator.h"
 
 #include <cstdint>
@@ -23,24 +24,8 @@ struct LiveInputCall {
     std::optional<std::unordered_map<std::string, std::string>> sectors;  // when they changed
 };
 
-// The options a replay needs to run the session's loop again (the first update's).
-struct LiveSessionHeader {
-    std::string source;
-    std::int64_t windowBars = 0;
-    double halfLifeSeconds = 0;
-    std::int64_t updateEveryBars = 0;
-    KMeansParams params;
-    int freshInitialisations = 0;
-    double minOverlap = 0;
-    double flowShare = 0;
-    double driftMovedShare = 0;
-    double driftDispersion = 0;
-    std::string topology;
-    int threads = 0;
-};
-
 struct LiveInput {
-    std::optional<LiveSessionHeader> header;  // the session's first update only
+    std::optional<LiveOptions> session;  // the session's first update only (without its store)
     std::vector<LiveInputCall> calls;
 };
 

@@ -48,13 +48,13 @@ LiveReplay replayLiveSession(const store::RunStore& store, const std::string& ru
     std::vector<LiveInput> inputs;
     for (const store::RunRecord& record : chain)
         inputs.push_back(liveInputFromJson(record.liveInput, "the recorded input of run " + shortId(record.info.id)));
-    if (!inputs.front().header)
+    if (!inputs.front().session)
         throw UsageError("run " + shortId(chain.front().info.id) + " is the oldest update left of its live session, "
                          "but not its first (the session's options are missing)");
 
     LiveReplay replay;
-    replay.session = *inputs.front().header;
-    LiveOptions options = LiveClusterer::optionsFrom(replay.session);
+    replay.session = *inputs.front().session;
+    LiveOptions options = replay.session;
     if (!topology.empty()) options.topology = parseTopology(topology);
     LiveClusterer clusterer(options);
     std::vector<std::string> symbols;

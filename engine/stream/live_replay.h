@@ -25,7 +25,7 @@ struct ReplayedUpdate {
 };
 
 struct LiveReplay {
-    LiveSessionHeader session;
+    LiveOptions session;                  // as the session ran (without its store)
     std::vector<ReplayedUpdate> updates;  // oldest first
 };
 

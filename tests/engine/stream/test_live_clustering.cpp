@@ -300,9 +300,8 @@ std::vector<LiveUpdate> runDemo(const std::string& spec, const LiveOptions& opti
     return updates;
 }
 
-}  // namespace
-
-TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
+// The CLI's defaults on the 500-asset demo: a 60-bar window, an update every 5, k = 10.
+LiveOptions marketOptions()
 {
     LiveOptions options;
     options.windowBars = 60;
@@ -310,6 +309,14 @@ TEST_CASE("live on the market demo: sectors found, the rotation followed, untouc
     options.params.k = 10;
     options.params.seed = 3;
     options.threads = 2;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
+{
+    LiveOptions options = marketOptions();
     // 500 assets in 10 sectors; the rotation after 150 bars (update 18 of 48).
     const int rotateAt = 150;
     const std::vector<LiveUpdate> updates = runDemo("market:assets=500,sectors=10", options, 300, rotateAt);
@@ -394,12 +401,7 @@ TEST_CASE("live on the market demo: a half-life follows the rotation sooner than
     // Rotation after 150 of 300 bars; the window is 60 bars, an update every 5. With
     // equal weights the old sectors hold the window's majority for about 30 bars; with a
     // 10 s half-life the newest 15 bars carry most of the weight.
-    LiveOptions options;
-    options.windowBars = 60;
-    options.updateEveryBars = 5;
-    options.params.k = 10;
-    options.params.seed = 3;
-    options.threads = 2;
+    LiveOptions options = marketOptions();
     // The updates from the regime change until the current sectors are found exactly.
     auto updatesToFollow = [&](double halfLife) {
         options.halfLifeSeconds = halfLife;
@@ -464,7 +466,8 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     const LiveReplay replay = replayLiveSession(runStore, updates.back().runId, "shards:3");
     CHECK(replay.session.windowBars == 30);
     CHECK(replay.session.halfLifeSeconds == 20);
-    CHECK(replay.session.topology == "host");
+    CHECK(toString(replay.session.topology) == "host");
+    CHECK(replay.session.store == nullptr);
     REQUIRE(replay.updates.size() == updates.size());
     for (std::size_t u = 0; u < updates.size(); ++u) {
         CAPTURE(u);
