@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace clusterdesk::stream {
 namespace {
@@ -21,8 +22,11 @@ std::string shortId(const std::string& id)
 std::vector<store::RunRecord> sessionUpTo(const store::RunStore& store, const std::string& runId)
 {
     std::vector<store::RunRecord> chain;
+    std::set<std::string> seen;
     std::string id = runId;
     while (!id.empty()) {
+        // Warm-start edges never loop unless the file was edited by hand.
+        if (!seen.insert(id).second) throw UsageError("run " + shortId(id) + " warm-starts from itself through its session");
         store::RunRecord record = store.loadRun(id);
         if (record.info.dataSource.source != "live")
             throw UsageError("run " + shortId(id) + " is not an update of a live session");
