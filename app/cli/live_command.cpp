@@ -8,6 +8,7 @@
 #include "engine/data/text_cells.h"
 #include "engine/exec/topology.h"
 #include "engine/store/run_store.h"
+#include "engine/telemetry/process_memory.h"
 #include "engine/stream/live_clusterer.h"
 
 #include <QCoreApplication>
@@ -166,6 +167,7 @@ nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>
                        {"cluster_ms", u.clusterMs},
                        {"iterations", u.iterations},
                        {"inertia", u.inertia},
+                       {"rss_mib", processMemory().residentMiB},
                        {"feed", feedJson(feed)}};
     if (!u.drift.empty()) out["drift"] = u.drift;
     if (u.ari) out["ari"] = *u.ari;
@@ -307,14 +309,16 @@ int liveCommand(const std::vector<std::string>& args)
                                {"latency_ms", {{"p50", percentile(latencies, 0.5)}, {"p99", percentile(latencies, 0.99)},
                                                {"p999", percentile(latencies, 0.999)}}},
                                {"late_ticks", inbox.lateTicks()},
+                               {"peak_rss_mib", processMemory().peakMiB},
                                {"feed", feedJson(stats)}};
         if (json) {
             *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
         } else {
-            std::printf("summary: %d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages\n",
+            std::printf("summary: %d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages; peak RSS %.0f MiB\n",
                         updates, seconds, percentile(latencies, 0.5), percentile(latencies, 0.99),
                         static_cast<long long>(stats.ticks), static_cast<long long>(stats.gaps),
-                        static_cast<long long>(stats.reconnects), static_cast<long long>(stats.badTotal()));
+                        static_cast<long long>(stats.reconnects), static_cast<long long>(stats.badTotal()),
+                        processMemory().peakMiB);
         }
         return kExitOk;
     });

@@ -4,25 +4,12 @@
 
 #include "engine/core/error.h"
 #include "engine/exec/executor.h"
+#include "engine/telemetry/process_memory.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 
 namespace clusterdesk::session {
 namespace {
-
-// VmHWM from /proc: unlike getrusage's ru_maxrss it starts afresh at exec, so it
-// does not report a large parent's memory at fork time as ours. 0 when unreadable.
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-    }
-    return 0;
-}
 
 // The exception's class decides how the record ends: a cancel is not a failure.
 store::RunStatus statusOf(const std::exception& e)
@@ -103,7 +90,7 @@ RunResult RunSession::run(const RunControl& control, PowerSampler& power)
         throw;
     }
     result.power = power.summary();
-    result.peakRssMiB = peakRssMiB();
+    result.peakRssMiB = processMemory().peakMiB;
     if (result.runId.empty()) return result;
     const RunSummaryInput summary{data, m_request.params, m_request.topology, result.report, data.contentHash(), result.peakRssMiB, result.power};
     try {
