@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QFile>
 #include <QJsonObject>
+#include <QDateTime>
 #include <QProcess>
 #include <QTest>
 
@@ -91,6 +92,24 @@ private slots:
         for (int u = changedAt + kSettleUpdates; u < updates.size(); ++u)
             QVERIFY2(updates[u]["ari"].toDouble() >= 0.9, qPrintable(told(u)));
 
+        // Each update is a run of its own in the store.
+        std::set<QString> runs;
+        for (const QJsonObject& update : updates) runs.insert(update["run"].toString());
+        QCOMPARE(runs.size(), std::size_t(40));
+        QVERIFY(!runs.count(QString()));
+        QVERIFY(summary["latency_ms"].toObject()["p99"].toDouble() > 0);
+
+        // What follows is about updates 5 bars apart. A client that fell behind (an
+        // AddressSanitizer build runs several times slower) clusters only the newest of
+        // the bars waiting, and a transition seen in larger steps may reorganise
+        // clusters on the way.
+        qint64 widest = 0;
+        for (int u = 1; u < updates.size(); ++u)
+            widest = std::max(widest, QDateTime::fromString(updates[u - 1]["time"].toString(), Qt::ISODate)
+                                          .secsTo(QDateTime::fromString(updates[u]["time"].toString(), Qt::ISODate)));
+        if (widest > 5)
+            QSKIP(qPrintable(QString("the client fell behind the feed: updates up to %1 bars apart, not 5").arg(widest)));
+
         // Untouched sectors (S02..S09) never move; every other member of S00 moves (to
         // S01's cluster), from one named cluster to another.
         std::set<QString> moved;
@@ -109,13 +128,6 @@ private slots:
         QVERIFY(!moved.count("S00_A000"));
         QCOMPARE(flows.size(), std::size_t(1));
         QVERIFY(flows.begin()->first != flows.begin()->second);
-
-        // Each update is a run of its own in the store.
-        std::set<QString> runs;
-        for (const QJsonObject& update : updates) runs.insert(update["run"].toString());
-        QCOMPARE(runs.size(), std::size_t(40));
-        QVERIFY(!runs.count(QString()));
-        QVERIFY(summary["latency_ms"].toObject()["p99"].toDouble() > 0);
 
     }
 
@@ -187,8 +199,8 @@ private slots:
         QSKIP("AddressSanitizer keeps freed memory in quarantine (up to 256 MiB): the resident set does not measure "
               "the program's own memory in this build");
 #endif
-        // Kept ticks would cost their ~110 bytes each: millions of them, hundreds of MiB.
-        QVERIFY2(peak < 192, qPrintable(QString("peak RSS %1 MiB").arg(peak)));
+        // Kept ticks would cost their ~110 bytes each, whatever the rate: growth per tick
+        // received, not an absolute figure (buffers grow with the rate a machine reaches).
         QVERIFY2((peak - firstRss) * 1048576.0 / ticks < 50,
                  qPrintable(QString("%1 MiB more than at the first update for %2 ticks").arg(peak - firstRss).arg(ticks)));
     }
