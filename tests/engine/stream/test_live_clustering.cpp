@@ -312,6 +312,19 @@ LiveOptions marketOptions()
     return options;
 }
 
+// AdaptGrow in exact mode on a 30-bar window, an update every 5: the replay tests'.
+LiveOptions exactAdaptGrowOptions()
+{
+    LiveOptions options;
+    options.windowBars = 30;
+    options.updateEveryBars = 5;
+    options.params.algorithm = Algorithm::AdaptGrow;
+    options.params.kMax = 16;
+    options.params.mode = kernels::Mode::Exact;
+    options.threads = 2;
+    return options;
+}
+
 }  // namespace
 
 TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
@@ -424,13 +437,7 @@ TEST_CASE("live on the market demo: a half-life follows the rotation sooner than
 
 TEST_CASE("exact mode: the same bars give the same updates bit for bit")
 {
-    LiveOptions options;
-    options.windowBars = 30;
-    options.updateEveryBars = 5;
-    options.params.algorithm = Algorithm::AdaptGrow;
-    options.params.kMax = 16;
-    options.params.mode = kernels::Mode::Exact;
-    options.threads = 2;
+    LiveOptions options = exactAdaptGrowOptions();
     const auto a = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
     options.threads = 1;  // another topology, the same answers
     const auto b = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
@@ -450,14 +457,8 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     const test::TempDir dir;
     ::setenv("CLUSTERDESK_CHAIN_KEY", dir.filePath("chain.key").c_str(), 1);  // never the user's key
     store::RunStore runStore(dir.filePath("runs.sqlite"));
-    LiveOptions options;
-    options.windowBars = 30;
-    options.updateEveryBars = 5;
+    LiveOptions options = exactAdaptGrowOptions();
     options.halfLifeSeconds = 20;
-    options.params.algorithm = Algorithm::AdaptGrow;
-    options.params.kMax = 16;
-    options.params.mode = kernels::Mode::Exact;
-    options.threads = 2;
     options.store = &runStore;
     // Through the sector rotation: born, merged and moved clusters replay too.
     const std::vector<LiveUpdate> updates = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
