@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_venv import ensure_venv, peer_env
+from bench_venv import peer_env, peer_python_or_skip
 
 # The peer's process runs without these: they pin the system OpenBLAS to one core
 # type or cache size, which the peer's own wheels must not inherit.
@@ -71,10 +71,8 @@ def main():
     if not args.bin or not args.venv:
         ap.error("--bin and --venv are required")
 
-    try:
-        python = ensure_venv(args.venv, ["sklearn", "numpy"], ["scikit-learn", "numpy"])
-    except (subprocess.CalledProcessError, OSError) as e:
-        print(f"SKIP: cannot set up the peer's virtualenv at {args.venv} ({e})")
+    python = peer_python_or_skip(args.venv, ["sklearn", "numpy"], ["scikit-learn", "numpy"])
+    if python is None:
         return 0
 
     assets_list = [int(a) for a in args.assets.split(",")]

@@ -19,6 +19,15 @@ def ensure_venv(venv, modules, packages):
     return python
 
 
+def peer_python_or_skip(venv, modules, packages):
+    """ensure_venv's python3, or None after printing why the benchmark skips."""
+    try:
+        return ensure_venv(venv, modules, packages)
+    except (subprocess.CalledProcessError, OSError) as e:
+        print(f"SKIP: cannot set up the peer's virtualenv at {venv} ({e})")
+        return None
+
+
 def peer_env():
     """The environment for a peer's process."""
     return {k: v for k, v in os.environ.items() if k not in PEER_UNSET}

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_venv import ensure_venv, peer_env
+from bench_venv import peer_env, peer_python_or_skip
 
 
 def make_blobs(path, truth_path, n, d, k, seed):
@@ -85,10 +85,8 @@ def main():
         return run_peer(args.peer)
     if not args.bin or not args.venv:
         ap.error("--bin and --venv are required")
-    try:
-        python = ensure_venv(args.venv, ["sklearn", "numpy"], ["scikit-learn", "numpy"])
-    except (subprocess.CalledProcessError, OSError) as e:
-        print(f"SKIP: cannot set up the peer's virtualenv at {args.venv} ({e})")
+    python = peer_python_or_skip(args.venv, ["sklearn", "numpy"], ["scikit-learn", "numpy"])
+    if python is None:
         return 0
 
     with tempfile.TemporaryDirectory() as tmp:
