@@ -6,6 +6,7 @@
 # check failed. Without a GPU the GPU checks are SKIPPED, saying why, and the rest must
 # pass (CI runs it that way after scripts/test.sh).
 #   gpu-check.sh [BUILD_DIR]     default: build-gpu-check/ in the repository
+# GPU_ONLY=1 leaves out the host suites (CI runs them; a lent GPU's minutes are few).
 # Header-only dependencies missing from the system are taken from .carried-headers/
 # (scripts/carry-headers.sh fills it on a machine that has them).
 set -uo pipefail
@@ -82,7 +83,11 @@ run_ctest() {  # run_ctest NAME CTEST_ARGS...
   [[ -z "$skips" ]] || sed 's/^/        skipped inside: /' <<<"$skips"
 }
 # worker_selftest is left to the selftest check below, which runs it on every core.
-run_ctest ctest-host -LE 'gpu|bench' -E '^worker_selftest$'
+if [[ "${GPU_ONLY:-0}" == 1 ]]; then
+  report SKIP ctest-host "GPU_ONLY=1: the host suites run in CI"
+else
+  run_ctest ctest-host -LE 'gpu|bench' -E '^worker_selftest$'
+fi
 if [[ -z "$gpu_reason" ]]; then
   run_ctest ctest-gpu -L gpu
 else

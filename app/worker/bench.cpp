@@ -2,6 +2,7 @@
 
 #include "kernel_cases.h"
 
+#include "engine/catalog/hardware_catalog.h"
 #include "kernels/backend_registry.h"
 #include "kernels/host/host_gemm.h"
 
@@ -32,6 +33,26 @@ double bestSeconds(int repeats, const std::function<void()>& work)
         best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
     }
     return best;
+}
+
+// The catalog's GPU whose name is the device's: a description reads "NVIDIA H200,
+// 139.8 GiB, sm_90" and the catalog's "NVIDIA H200 SXM 141 GB".
+const DeviceSpec* catalogGpu(const std::string& description)
+{
+    const std::string device = description.substr(0, description.find(','));
+    for (const DeviceSpec& spec : builtinCatalog().devices)
+        if (spec.isGpu() && spec.name.rfind(device, 0) == 0 &&
+            (spec.name.size() == device.size() || spec.name[device.size()] == ' '))
+            return &spec;
+    return nullptr;
+}
+
+// The datasheet peak an assignment kernel's arithmetic runs against, in TFLOP/s.
+double peakTflops(const DeviceSpec& spec, const std::string& kernel)
+{
+    if (kernel.find(".tf32") != std::string::npos) return spec.tf32Tflops;
+    if (kernel.find(".bf16") != std::string::npos) return spec.bf16Tflops;
+    return spec.fp32Tflops;
 }
 
 }  // namespace
@@ -69,15 +90,24 @@ void runBench(const BenchShape& shape, std::ostream& out)
                   omp_get_max_threads(), hostSgemmGflops());
     out << line;
 
-    std::vector<std::string> backends{"host"};
-    const kernels::CudaAvailability cuda = kernels::cudaAvailability();
-    for (int device = 0; device < cuda.deviceCount; ++device) backends.push_back("cuda:" + std::to_string(device));
-    if (cuda.deviceCount == 0) out << "cuda: skipped (" << cuda.reason << ")\n";
+    std::vector<std::string> backends{shape.backend};
+    if (shape.backend.empty()) {
+        backends = {"host"};
+        const kernels::CudaAvailability cuda = kernels::cudaAvailability();
+        for (int device = 0; device < cuda.deviceCount; ++device) backends.push_back("cuda:" + std::to_string(device));
+        if (cuda.deviceCount == 0) out << "cuda: skipped (" << cuda.reason << ")\n";
+    }
 
-    std::snprintf(line, sizeof line, "%-8s %-26s %10s %10s %10s\n", "backend", "kernel", "ms", "GFLOP/s", "GB/s");
+    std::snprintf(line, sizeof line, "%-8s %-26s %10s %10s %10s %8s\n", "backend", "kernel", "ms", "GFLOP/s", "GB/s", "of peak");
     out << line;
     for (const std::string& name : backends) {
         auto backend = kernels::createBackend(name);
+        const DeviceSpec* spec = name == "host" ? nullptr : catalogGpu(backend->deviceName());
+        out << name << ": " << backend->deviceName();
+        if (spec)
+            out << " (datasheet: " << spec->name << ", FP32 " << spec->fp32Tflops << ", TF32 " << spec->tf32Tflops
+                << ", BF16 " << spec->bf16Tflops << " TFLOP/s dense)";
+        out << '\n';
         auto shard = backend->upload({c.data.data(), c.rows, c.cols}, 0);
         const kernels::FixedPointScales scales{std::vector<double>(static_cast<std::size_t>(c.cols), std::ldexp(1.0, 24)), std::ldexp(1.0, 16)};
         kernels::PartialSums sums;
@@ -108,8 +138,13 @@ void runBench(const BenchShape& shape, std::ostream& out)
                 std::string(kernel.name) != "assign.fast.fp32")
                 continue;  // the host computes every precision in FP32
             const double seconds = bestSeconds(shape.repeats, kernel.work);
-            std::snprintf(line, sizeof line, "%-8s %-26s %10.2f %10.1f %10.1f\n", name.c_str(), kernel.name, seconds * 1e3,
-                          kernel.flops / seconds / 1e9, kernel.bytes / seconds / 1e9);
+            const double gflops = kernel.flops / seconds / 1e9;
+            // Only the fast assignments are the GEMMs whose arithmetic a datasheet peak rates.
+            const bool againstPeak = spec && std::string(kernel.name).rfind("assign.fast.", 0) == 0;
+            char share[16] = "";
+            if (againstPeak) std::snprintf(share, sizeof share, "%.0f %%", 100 * gflops / 1e3 / peakTflops(*spec, kernel.name));
+            std::snprintf(line, sizeof line, "%-8s %-26s %10.2f %10.1f %10.1f %8s\n", name.c_str(), kernel.name, seconds * 1e3,
+                          gflops, kernel.bytes / seconds / 1e9, share);
             out << line;
         }
     }

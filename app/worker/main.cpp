@@ -1,6 +1,7 @@
 // clusterdesk-worker: the Qt-free program that checks and times the kernels on this
 // machine's backends (--selftest, --bench), and one MPI rank of a pool run (--rank).
 #include "bench.h"
+#include "lloyd_run.h"
 #include "selftest.h"
 #ifdef CLUSTERDESK_HAVE_MPI
 #include "probe.h"
@@ -10,6 +11,8 @@
 #include "clusterdesk/version.h"
 
 #include <charconv>
+#include <initializer_list>
+#include <utility>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -24,9 +27,16 @@ const char* kUsage = R"(Usage:
       runs on cuda:0,0, cuda:0,0,0 and all GPUs against the host, bit for bit (SKIP
       lines with the reason when there is no GPU or no NCCL).
       Exit status 0 when every check passes, 1 otherwise.
-  clusterdesk-worker --bench [--rows N] [--cols D] [--k K] [--repeats R]
-      Times each kernel (default 1000000 x 32, k=64) and prints ms, GFLOP/s and GB/s
-      next to the host's measured SGEMM rate.
+  clusterdesk-worker --bench [--rows N] [--cols D] [--k K] [--repeats R] [--backend B]
+      Times each kernel (default 1000000 x 32, k=64) on every backend, or on B alone
+      (host, cuda:0, ...), and prints ms, GFLOP/s and GB/s next to the host's measured
+      SGEMM rate and, for a GPU the hardware catalog knows, its datasheet peaks.
+  clusterdesk-worker --lloyd --data X.npy --init C.npy [--iterations N] [--topology T]
+                     [--mode fast|exact] [--precision fp32|tf32|bf16]
+      k-means from the centroids in C (one per row) for exactly N iterations (default
+      10) on T (default cuda:0 when there is a GPU, else host), power sampled; prints
+      the run summary as clusterdesk-cli run --json does, without recording it. For
+      benchmarks against another k-means where there is no run store.
   clusterdesk-worker --sgemm
       Prints the host's measured SGEMM rate in GFLOP/s (all threads), for scale.
   clusterdesk-worker --rank JOB.json
@@ -38,6 +48,17 @@ const char* kUsage = R"(Usage:
       host, backend and device (the pool's connection test). Needs a build with MPI.
   clusterdesk-worker --help | --version
 )";
+
+template <class T>
+bool choose(const std::string& text, std::initializer_list<std::pair<const char*, T>> choices, T& value)
+{
+    for (const auto& [name, choice] : choices)
+        if (text == name) {
+            value = choice;
+            return true;
+        }
+    return false;
+}
 
 bool parseInt(const std::string& text, long long& value)
 {
@@ -88,7 +109,7 @@ int main(int argc, char** argv)
             clusterdesk::worker::BenchShape shape;
             for (std::size_t i = 1; i < args.size(); i += 2) {
                 long long value = 0;
-                if (i + 1 >= args.size() || !parseInt(args[i + 1], value)) {
+                if (i + 1 >= args.size() || (args[i] != "--backend" && !parseInt(args[i + 1], value))) {
                     std::cerr << "clusterdesk-worker: " << args[i] << " needs a positive number\n";
                     return 2;
                 }
@@ -96,12 +117,46 @@ int main(int argc, char** argv)
                 else if (args[i] == "--cols") shape.cols = value;
                 else if (args[i] == "--k") shape.k = static_cast<int>(value);
                 else if (args[i] == "--repeats") shape.repeats = static_cast<int>(value);
+                else if (args[i] == "--backend") shape.backend = args[i + 1];
                 else {
                     std::cerr << "clusterdesk-worker: unknown option " << args[i] << '\n';
                     return 2;
                 }
             }
             clusterdesk::worker::runBench(shape, std::cout);
+            return 0;
+        }
+        if (args[0] == "--lloyd") {
+            clusterdesk::worker::LloydRunOptions options;
+            for (std::size_t i = 1; i < args.size(); i += 2) {
+                const std::string& option = args[i];
+                const std::string value = i + 1 < args.size() ? args[i + 1] : "";
+                long long count = 0;
+                bool ok = !value.empty();
+                if (option == "--data") options.data = value;
+                else if (option == "--init") options.init = value;
+                else if (option == "--topology") options.topology = value;
+                else if (option == "--iterations") {
+                    ok = parseInt(value, count) && count <= 1000000;
+                    options.iterations = static_cast<int>(count);
+                }
+                else if (option == "--mode") ok = choose(value, {{"fast", clusterdesk::kernels::Mode::Fast}, {"exact", clusterdesk::kernels::Mode::Exact}}, options.mode);
+                else if (option == "--precision")
+                    ok = choose(value, {{"fp32", clusterdesk::kernels::Precision::FP32}, {"tf32", clusterdesk::kernels::Precision::TF32}, {"bf16", clusterdesk::kernels::Precision::BF16}}, options.precision);
+                else {
+                    std::cerr << "clusterdesk-worker: unknown option " << option << " (see --help)\n";
+                    return 2;
+                }
+                if (!ok) {
+                    std::cerr << "clusterdesk-worker: " << option << " needs " << (value.empty() ? "a value" : "another value than '" + value + "'") << " (see --help)\n";
+                    return 2;
+                }
+            }
+            if (options.data.empty() || options.init.empty()) {
+                std::cerr << "clusterdesk-worker: --lloyd needs --data and --init (see --help)\n";
+                return 2;
+            }
+            clusterdesk::worker::runLloyd(options, std::cout);
             return 0;
         }
     } catch (const std::exception& e) {

@@ -108,9 +108,20 @@ KernelOutputs runKernels(Backend& backend, const KernelCase& c)
 
     // Lloyd's pattern: bounded pass and tracked sums, the centroids move, again.
     std::vector<float> moved = c.centroids;
-    // Centroid 0 moves most of the way to centroid 1: it takes rows from cluster 1 and
-    // loses its own, yet rows of the clusters far from both are settled by their bounds.
-    for (std::int64_t j = 0; j < c.cols; ++j) moved[static_cast<std::size_t>(j)] += 0.9f * (c.centroids[static_cast<std::size_t>(c.cols + j)] - c.centroids[static_cast<std::size_t>(j)]);
+    // Centroid 0 moves past centroid 1, one unit of the data's noise beyond it: it takes
+    // the rows of cluster 1 on its side (about a third, whatever the width) and loses its
+    // own, yet rows of the clusters far from both are settled by their bounds. (Stopping
+    // short of centroid 1 took no row at all where the width spreads the rows wide.)
+    double gap = 0;
+    for (std::int64_t j = 0; j < c.cols; ++j) {
+        const double step = c.centroids[static_cast<std::size_t>(c.cols + j)] - c.centroids[static_cast<std::size_t>(j)];
+        gap += step * step;
+    }
+    const double beyond = 1.0 / std::sqrt(gap);
+    for (std::int64_t j = 0; j < c.cols; ++j) {
+        const float one = c.centroids[static_cast<std::size_t>(c.cols + j)];
+        moved[static_cast<std::size_t>(j)] = one + static_cast<float>(beyond * (one - c.centroids[static_cast<std::size_t>(j)]));
+    }
     const kernels::CentroidMotion motion = kernels::measureMotion(c.centroids, moved, c.cols);
     backend.assignBounded(*shard, c.centroids, c.k, Mode::Exact, Precision::FP32, nullptr);
     backend.trackedSums(*shard, c.k, Mode::Exact, &scales, true, o.trackedIncremental);
