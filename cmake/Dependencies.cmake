@@ -67,7 +67,9 @@ endif()
 
 # Thrust from the CUDA toolkit's CCCL: the host backend compiles it with the
 # OpenMP device system, the CUDA backend with the CUDA one.
-find_package(Thrust REQUIRED CONFIG)
+# HINTS: where a CUDA image keeps the package when CMake's search misses it (the lent
+# H200's toolkit has it only under targets/x86_64-linux/lib/cmake).
+find_package(Thrust REQUIRED CONFIG HINTS /usr/local/cuda /usr/local/cuda/targets/x86_64-linux)
 thrust_create_target(clusterdesk_thrust_omp HOST CPP DEVICE OMP)
 
 set(CLUSTERDESK_CUDA_ENABLED OFF)

@@ -41,6 +41,16 @@ else
 fi
 [[ -z "$gpu_reason" ]] || echo "gpu-check: $gpu_reason"
 
+# NCCL: a machine whose only libnccl.so.2 is PyTorch's (pip's nvidia-nccl) gets it on
+# the loader's path, so the selftest's NCCL checks run rather than skip.
+if ! ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2'; then
+  nccl_dir="$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)"
+  if [[ -f "$nccl_dir/lib/libnccl.so.2" ]]; then
+    export LD_LIBRARY_PATH="$nccl_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "gpu-check: NCCL from $nccl_dir/lib"
+  fi
+fi
+
 cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLUSTERDESK_WITH_QT=OFF
             -DCLUSTERDESK_WITH_CUDA=ON -DCLUSTERDESK_TEST_HOOKS=ON)
 if [[ -d "$root/.carried-headers" ]]; then
