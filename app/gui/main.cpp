@@ -12,6 +12,10 @@
 #include "screenshot.h"
 #include "workstation.h"
 
+#include "ui/main_window.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/live_feed_panel.h"
+
 #include <QApplication>
 
 #include <cstdio>
@@ -23,8 +27,8 @@
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: clusterdesk [--demo SPEC] [--db PATH]\n"
-    "       clusterdesk --screenshot PATH [--demo SPEC] [--tab NAME|all] [--db PATH]\n"
+    "Usage: clusterdesk [--demo SPEC] [--feed URL] [--db PATH]\n"
+    "       clusterdesk --screenshot PATH [--demo SPEC | --feed URL] [--tab NAME|all] [--db PATH]\n"
     "       clusterdesk --help | --version\n\n"
     "Opens the workstation with a demo loaded and ready to run (default: market, 500 assets\n"
     "in 10 planted sectors; SPEC as in clusterdesk-cli, e.g. blobs:n=100000,d=16,k=8).\n"
@@ -37,6 +41,11 @@ constexpr const char* kUsage =
     "                     History, Compare (after a quick comparison of the demo on\n"
     "                     host@1, host, shards:2, model:h200, model:h200x8) or all; or a\n"
     "                     panel, captured alone: Data, Engine, Topology\n"
+    "  --feed URL         a live feed (ws://, wss:// or tcp://; clusterdesk-feed prints it):\n"
+    "                     the Data panel's Live feed is filled in, ready to Start; with\n"
+    "                     --screenshot, a live session of k-means (k = 10) runs for 30\n"
+    "                     updates instead of the job, and the tab is Live unless --tab says\n"
+    "                     otherwise\n"
     "  --db PATH          the run store every run is recorded in and the History tab lists\n"
     "                     (default: the one clusterdesk-cli uses, $CLUSTERDESK_DB or\n"
     "                     $XDG_DATA_HOME/clusterdesk/runs.sqlite); --screenshot uses a\n"
@@ -48,6 +57,7 @@ struct Arguments {
     std::string demo = "market";
     std::string tab = "Clusters";
     std::optional<std::string> db;
+    std::string feed;
 };
 
 bool hasDisplay()
@@ -114,6 +124,7 @@ void setApplicationNames()
 int main(int argc, char** argv)
 {
     Arguments args;
+    bool tabGiven = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> std::optional<std::string> {
@@ -132,11 +143,12 @@ int main(int argc, char** argv)
             return 0;
         }
         std::optional<std::string>* target = arg == "--screenshot" ? &args.screenshot : arg == "--db" ? &args.db : nullptr;
-        if (target || arg == "--demo" || arg == "--tab") {
+        if (target || arg == "--demo" || arg == "--tab" || arg == "--feed") {
             const auto v = value();
             if (!v) return 2;
             if (target) *target = *v;
-            else (arg == "--demo" ? args.demo : args.tab) = *v;
+            else (arg == "--demo" ? args.demo : arg == "--tab" ? args.tab : args.feed) = *v;
+            tabGiven = tabGiven || arg == "--tab";
             continue;
         }
         std::fprintf(stderr, "clusterdesk: unknown argument '%s' (see clusterdesk --help)\n", arg.c_str());
@@ -148,9 +160,10 @@ int main(int argc, char** argv)
         QApplication app(argc, argv);
         clusterdesk::clearUpperVectorState();  // see vector_state.h
         setApplicationNames();
+        if (!args.feed.empty() && !tabGiven) args.tab = "Live";
         return clusterdesk::gui::writeScreenshots(
             {QString::fromStdString(*args.screenshot), QString::fromStdString(args.demo), QString::fromStdString(args.tab),
-             QString::fromStdString(args.db.value_or(""))});
+             QString::fromStdString(args.db.value_or("")), QString::fromStdString(args.feed)});
     }
     if (!hasDisplay()) return printMainJobSummary(args.demo, args.db);
 
@@ -160,5 +173,6 @@ int main(int argc, char** argv)
     clusterdesk::gui::Workstation station(storePath(args.db));
     station.window().show();
     station.loadDemo(QString::fromStdString(args.demo));
+    if (!args.feed.empty()) station.window().dataPanel().liveFeed().setUrl(QString::fromStdString(args.feed));
     return QApplication::exec();
 }

@@ -2,6 +2,7 @@
 
 #include "compare_controller.h"
 #include "history_controller.h"
+#include "live_controller.h"
 #include "workstation.h"
 
 #include "ui/compare/compare_view.h"
@@ -9,6 +10,10 @@
 #include "ui/history/history_view.h"
 #include "ui/history/run_filter_proxy.h"
 #include "ui/history/run_table_model.h"
+#include "ui/live/live_view.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/engine_panel.h"
+#include "ui/panels/live_feed_panel.h"
 #include "ui/plots/plot_view.h"
 
 #include <QCoreApplication>
@@ -135,6 +140,34 @@ QString fillComparison(CompareController& compare, int timeoutMs)
 
 }  // namespace
 
+// A live session on the feed until it published `updates` updates; empty, or why not.
+QString runLiveSession(Workstation& station, const QString& feed, int updates, int timeoutMs)
+{
+    KMeansParams params;
+    params.algorithm = Algorithm::KMeans;
+    params.k = 10;
+    station.window().enginePanel().setParams(params);
+    ui::LiveFeedPanel& panel = station.window().dataPanel().liveFeed();
+    panel.setUrl(feed);
+    QString failure;
+    QObject::connect(&station.live(), &LiveController::stopped, [&](const QString& error) { failure = error; });
+    panel.startButton().click();
+    if (!station.live().running()) return "the live session did not start (is " + feed + " a feed URL?)";
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (!failure.isEmpty() || static_cast<int>(station.live().view().history().points().size()) >= updates) loop.quit();
+    });
+    poll.start(50);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    if (!failure.isEmpty()) return failure;
+    if (static_cast<int>(station.live().view().history().points().size()) < updates)
+        return QString("fewer than %1 live updates in time").arg(updates);
+    station.live().stop();
+    return {};
+}
+
 int writeScreenshots(const ScreenshotRequest& request)
 {
     constexpr int kTimeoutMs = 10 * 60 * 1000;
@@ -143,6 +176,13 @@ int writeScreenshots(const ScreenshotRequest& request)
     ui::MainWindow& window = station.window();
     window.resize(1280, 800);
     window.show();
+    if (!request.feed.isEmpty()) {
+        if (const QString problem = runLiveSession(station, request.feed, request.liveUpdates, kTimeoutMs); !problem.isEmpty()) {
+            std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
+            return 4;
+        }
+        return saveTab(window, request.tab, request.path) ? 0 : 2;
+    }
     QString failure;
     QObject::connect(&station, &Workstation::loadFailed, [&](const QString& message) { failure = message; });
     station.loadDemo(request.demo);

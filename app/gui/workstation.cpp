@@ -3,6 +3,7 @@
 #include "compare_controller.h"
 #include "data_loader.h"
 #include "history_controller.h"
+#include "live_controller.h"
 #include "pool_probe.h"
 
 #include "engine/core/output_file.h"
@@ -99,6 +100,7 @@ Workstation::Workstation(const QString& storePath)
     detectGpus();
     if (!storePath.isEmpty()) wireHistory(storePath);
     wireCompare(storePath);
+    m_live = std::make_unique<LiveController>(*m_window, storePath);
 }
 
 Workstation::~Workstation()
@@ -108,6 +110,7 @@ Workstation::~Workstation()
 
 void Workstation::shutdown()
 {
+    m_live->stop();
     m_controller->requestCancel();
     m_loader->requestCancel();
     m_runThread.quit();

@@ -16,6 +16,7 @@ namespace clusterdesk::gui {
 class CompareController;
 class DataLoader;
 class HistoryController;
+class LiveController;
 class PoolProbe;
 
 // The job the window offers first: AdaptGrow in exact mode, k between 2 and 32.
@@ -36,6 +37,7 @@ public:
     bool running() const { return m_running; }
     HistoryController* history() { return m_history.get(); }  // null without a store
     CompareController& compare() { return *m_compare; }
+    LiveController& live() { return *m_live; }
 
     // Generates a demo on the data thread; datasetReady() or an error follows.
     void loadDemo(const QString& spec);
@@ -73,6 +75,7 @@ private:
     bool m_running = false;
     std::unique_ptr<HistoryController> m_history;  // destroyed before the window it draws in
     std::unique_ptr<CompareController> m_compare;  // the same; it cancels and joins its comparison first
+    std::unique_ptr<LiveController> m_live;        // the same; it stops a live session first
 };
 
 }  // namespace clusterdesk::gui

@@ -137,6 +137,10 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     update.inertia = clusters.inertia;
     update.iterations = clusters.iterations;
     update.runId = result.runId;
+    if (result.power) {
+        update.energyJ = result.power->energyJ;
+        update.energySource = result.power->energySource;
+    }
     update.dispersion.assign(static_cast<std::size_t>(update.k), 0.0);
     for (std::int64_t r = 0; r < data->rows; ++r) {
         const int label = update.labels[r];

@@ -47,6 +47,8 @@ struct LiveUpdate {
     int iterations = 0;
     double clusterMs = 0;             // the run itself
     double latencyMs = 0;             // receipt of the tick that completed the newest bar to publication
+    double energyJ = 0;               // while the run executed (0 when not sampled)
+    std::string energySource;         // "measured", "estimated" or "mixed"
     std::string runId;                // when recorded
 };
 

@@ -1,5 +1,7 @@
 #include "data_panel.h"
 
+#include "live_feed_panel.h"
+
 #include "engine/data/source_registry.h"
 #include "ui/file_dialog.h"
 
@@ -133,6 +135,10 @@ DataPanel::DataPanel(QWidget* parent)
     m_rows->horizontalHeader()->setDefaultSectionSize(70);
     m_rows->verticalHeader()->setDefaultSectionSize(20);
     layout->addWidget(m_rows, 1);
+
+    // A feed instead of a file: it clusters as the ticks come (the Live tab).
+    m_liveFeed = new LiveFeedPanel(this);
+    layout->addWidget(m_liveFeed);
 }
 
 void DataPanel::openDialog()

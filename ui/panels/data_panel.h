@@ -23,6 +23,8 @@ class QTableWidget;
 
 namespace clusterdesk::ui {
 
+class LiveFeedPanel;
+
 // What a file looks like before it is loaded.
 struct FilePreview {
     QString path;
@@ -36,6 +38,9 @@ class DataPanel : public QWidget {
     Q_OBJECT
 public:
     explicit DataPanel(QWidget* parent = nullptr);
+
+    // The Live feed group: a tick stream clustered as it comes, instead of a file.
+    LiveFeedPanel& liveFeed() { return *m_liveFeed; }
 
     // Default parameters of a demo, as its spec's keys with values.
     static QString defaultDemoParameters(const QString& name);
@@ -78,6 +83,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelLoad = nullptr;
     QLabel* m_datasetLabel = nullptr;
+    LiveFeedPanel* m_liveFeed = nullptr;
     QTableWidget* m_rows = nullptr;
 };
 
