@@ -169,6 +169,9 @@ private slots:
               qPrintable(counts), lateMs.size(), pct(50), pct(99),
               lateMs.back());
         QVERIFY(lateMs.size() > 500);
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer slows the redraws whose lag this measures several times over; the flood itself ran");
+#endif
         QVERIFY2(pct(99) < 50, qPrintable(QString("p99 lag %1 ms").arg(pct(99))));
     }
 
