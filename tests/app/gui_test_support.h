@@ -14,7 +14,13 @@
 #include <QTest>
 #include <QAction>
 
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
 #include <optional>
+#include <vector>
 
 namespace clusterdesk::gui::test {
 
@@ -62,5 +68,46 @@ inline std::optional<ui::RunOutcome> runToEnd(Workstation& station, int timeoutM
     if (!finished.wait(timeoutMs)) return std::nullopt;
     return finished.front().front().value<ui::RunOutcome>();
 }
+
+// How responsive the UI thread stays: a 10 ms timer on it records how late each timeout
+// fires, between start() and stop().
+class EventLoopLag {
+public:
+    static constexpr int kPeriodMs = 10;
+
+    EventLoopLag()
+    {
+        m_tick.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&m_tick, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_lateMs.push_back(static_cast<double>(std::max<qint64>(0, now - m_expected)) / 1e6);
+            m_expected = now + qint64(kPeriodMs) * 1000000;
+        });
+    }
+    void start()
+    {
+        m_clock.start();
+        m_expected = qint64(kPeriodMs) * 1000000;
+        m_tick.start(kPeriodMs);
+    }
+    void stop() { m_tick.stop(); }
+    std::size_t ticks() const { return m_lateMs.size(); }
+    double seconds() const { return static_cast<double>(m_clock.elapsed()) / 1000.0; }
+    // Nearest-rank percentile of the lateness, in ms (p in 0..100).
+    double percentile(double p) const
+    {
+        if (m_lateMs.empty()) return 0;
+        std::vector<double> sorted = m_lateMs;
+        std::sort(sorted.begin(), sorted.end());
+        const auto rank = static_cast<std::size_t>(std::ceil(p / 100 * static_cast<double>(sorted.size())));
+        return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+    }
+
+private:
+    QTimer m_tick;
+    QElapsedTimer m_clock;
+    qint64 m_expected = 0;
+    std::vector<double> m_lateMs;
+};
 
 }  // namespace clusterdesk::gui::test
