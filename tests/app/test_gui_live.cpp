@@ -15,10 +15,8 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
-#include <QTimer>
 
 #include <algorithm>
-#include <cmath>
 #include <csignal>
 
 using namespace clusterdesk;

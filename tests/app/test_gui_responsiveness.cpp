@@ -5,12 +5,6 @@
 
 #include "ui/panels/engine_panel.h"
 
-#include <QElapsedTimer>
-#include <QTimer>
-
-#include <algorithm>
-#include <cmath>
-
 using namespace clusterdesk;
 using namespace clusterdesk::gui;
 
