@@ -9,6 +9,7 @@
 #include "app/gui/live_controller.h"
 #include "ui/live/live_members_view.h"
 #include "ui/live/live_plot.h"
+#include "ui/error_banner.h"
 #include "ui/live/live_view.h"
 #include "ui/panels/data_panel.h"
 
@@ -129,6 +130,19 @@ private slots:
         QVERIFY(history.lastMove("S00_A010"));
         QVERIFY(!history.lastMove("S00_A000"));
         for (std::size_t u = 1; u < points.size(); ++u) QVERIFY2(points[u].events.isEmpty(), qPrintable(told(static_cast<int>(u))));
+    }
+
+    void refusesWhatIsNotAFeedUrl()
+    {
+        Workstation station;
+        station.window().show();
+        for (const QString& url : {QString(), QString("http://127.0.0.1:80"), QString("not a url at all")}) {
+            startLive(station, QUrl(url));
+            QVERIFY2(!station.live().running(), qPrintable(url));
+            QVERIFY2(station.window().errorBanner().message().contains("is not a feed URL"),
+                     qPrintable(station.window().errorBanner().message()));
+            QVERIFY(station.window().dataPanel().liveFeed().startButton().isEnabled());
+        }
     }
 
     void eventLoopStaysResponsiveUnderAFlood()
