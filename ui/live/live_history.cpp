@@ -8,11 +8,10 @@
 namespace clusterdesk::ui {
 namespace {
 
-// Nearest-rank percentile of unsorted values.
-double percentile(std::vector<double> values, double p)
+// Nearest-rank percentile of sorted values.
+double percentile(const std::vector<double>& values, double p)
 {
     if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
     const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
     return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
 }
@@ -58,7 +57,8 @@ void LiveHistory::add(const stream::LiveUpdate& update, double seconds, double i
     if (update.index > 1) p.events = describeEvents(update.events);
     p.moved = static_cast<int>(update.migrations.size());
     p.latencyMs = update.latencyMs;
-    m_latencies.push_back(update.latencyMs);
+    // Kept sorted: one insertion per update instead of three sorts of the whole session.
+    m_latencies.insert(std::upper_bound(m_latencies.begin(), m_latencies.end(), update.latencyMs), update.latencyMs);
     p.p50 = percentile(m_latencies, 0.50);
     p.p99 = percentile(m_latencies, 0.99);
     p.p999 = percentile(m_latencies, 0.999);

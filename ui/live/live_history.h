@@ -64,7 +64,7 @@ public:
 
 private:
     std::vector<LivePoint> m_points;
-    std::vector<double> m_latencies;
+    std::vector<double> m_latencies;  // every update's, sorted
     std::vector<std::string> m_assets;
     std::vector<int> m_clusterOf;
     std::unordered_map<std::string, Move> m_moves;
