@@ -6,4 +6,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" -DCLUSTERDESK_TEST_HOOKS=ON  # tests drive endless runs and hung ranks
 cd "$root/build"
-ctest --output-on-failure --timeout 900 -LE bench
+ctest --output-on-failure --timeout 900 --parallel "$(nproc)" -LE bench
