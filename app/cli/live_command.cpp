@@ -5,6 +5,7 @@
 
 #include "app/live/feed_client.h"
 #include "engine/core/error.h"
+#include "engine/core/percentile.h"
 #include "engine/data/text_cells.h"
 #include "engine/exec/topology.h"
 #include "engine/store/run_store.h"
@@ -119,14 +120,6 @@ std::string halfLifeText(double seconds)
     char text[64];
     std::snprintf(text, sizeof text, ", weighted by a %g s half-life", seconds);
     return text;
-}
-
-double percentile(std::vector<double> values, double q)
-{
-    if (values.empty()) return 0;
-    const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-    return values[at];
 }
 
 nlohmann::json latencyJson(double value, const std::vector<double>& all)

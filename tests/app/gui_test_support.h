@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/gui/workstation.h"
+#include "engine/core/percentile.h"
 #include "ui/main_window.h"
 #include "ui/panels/engine_panel.h"
 #include "test_hooks_guard.h"
@@ -18,7 +19,6 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -94,14 +94,7 @@ public:
     std::size_t ticks() const { return m_lateMs.size(); }
     double seconds() const { return static_cast<double>(m_clock.elapsed()) / 1000.0; }
     // Nearest-rank percentile of the lateness, in ms (p in 0..100).
-    double percentile(double p) const
-    {
-        if (m_lateMs.empty()) return 0;
-        std::vector<double> sorted = m_lateMs;
-        std::sort(sorted.begin(), sorted.end());
-        const auto rank = static_cast<std::size_t>(std::ceil(p / 100 * static_cast<double>(sorted.size())));
-        return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
-    }
+    double percentile(double p) const { return clusterdesk::percentile(m_lateMs, p / 100); }
 
 private:
     QTimer m_tick;

@@ -1,20 +1,13 @@
 #include "live_history.h"
 
+#include "engine/core/percentile.h"
+
 #include <QStringList>
 
 #include <algorithm>
-#include <cmath>
 
 namespace clusterdesk::ui {
 namespace {
-
-// Nearest-rank percentile of sorted values.
-double percentile(const std::vector<double>& values, double p)
-{
-    if (values.empty()) return 0;
-    const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
-    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
-}
 
 QString ids(const std::vector<int>& list)
 {
@@ -59,9 +52,9 @@ void LiveHistory::add(const stream::LiveUpdate& update, double seconds, double i
     p.latencyMs = update.latencyMs;
     // Kept sorted: one insertion per update instead of three sorts of the whole session.
     m_latencies.insert(std::upper_bound(m_latencies.begin(), m_latencies.end(), update.latencyMs), update.latencyMs);
-    p.p50 = percentile(m_latencies, 0.50);
-    p.p99 = percentile(m_latencies, 0.99);
-    p.p999 = percentile(m_latencies, 0.999);
+    p.p50 = percentileOfSorted(m_latencies, 0.50);
+    p.p99 = percentileOfSorted(m_latencies, 0.99);
+    p.p999 = percentileOfSorted(m_latencies, 0.999);
     p.ingestRate = ingestRate;
     p.energyJ = update.energyJ;
     p.watts = update.clusterMs > 0 ? update.energyJ / (update.clusterMs / 1000.0) : 0;

@@ -2,9 +2,9 @@
 
 #include "../run_set.h"
 #include "cluster_palette.h"
+#include "engine/core/percentile.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace clusterdesk::ui {
 namespace {
@@ -23,14 +23,6 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& colour)
 double totalMs(const IterationStats& s)
 {
     return s.assignMs + s.updateMs + s.reduceMs;
-}
-
-// Nearest-rank percentile of sorted values.
-double percentile(const std::vector<double>& sorted, double p)
-{
-    if (sorted.empty()) return 0;
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
-    return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
 }  // namespace
@@ -120,7 +112,7 @@ void LatencyPlot::drawPhases(const RunSeries& run)
     m_rankReduce.update(its);
 
     std::sort(totals.begin(), totals.end());
-    m_percentiles = {percentile(totals, 50), percentile(totals, 95), percentile(totals, 99)};
+    m_percentiles = {percentileOfSorted(totals, 0.50), percentileOfSorted(totals, 0.95), percentileOfSorted(totals, 0.99)};
     const double values[3] = {m_percentiles.p50, m_percentiles.p95, m_percentiles.p99};
     const char* names[3] = {"p50", "p95", "p99"};
     for (int i = 0; i < 3; ++i) {
@@ -177,7 +169,7 @@ void LatencyPlot::drawPhasesPerRun(const RunSet& runs)
         std::sort(totals.begin(), totals.end());
         if (!totals.empty()) {
             top = std::max(top, totals.back());
-            medians << run.name() + tr(" %1 ms").arg(percentile(totals, 50), 0, 'f', 2);
+            medians << run.name() + tr(" %1 ms").arg(percentileOfSorted(totals, 0.50), 0, 'f', 2);
         }
     }
     setTitle(medians.isEmpty() ? tr("Time per iteration by phase")
