@@ -84,7 +84,9 @@ Algorithm:
                           records the warm start)
   --n-init N              kmeans: run from N initialisations (seeds seed, seed+1, ...)
                           and keep the lowest inertia, like scikit-learn's n_init
-                          (default 1); exact mode keeps the same start on every topology
+                          (default 1); adaptgrow: N k-means restarts at the k it chose
+                          compete with its own partition; exact mode keeps the same
+                          start on every topology
   --max-iter N            Lloyd iterations at most (default 100)
   --tol X                 stop when the relative inertia change is below X (default 1e-4)
   --seed N                random seed (default 1)

@@ -21,7 +21,8 @@ struct KMeansParams {
     bool merge = true;              // AdaptGrow: also merge neighbour pairs that noise alone could separate
     InitMethod init = InitMethod::KMeansPlusPlus;
     std::vector<float> initialCentroids;  // k x cols, row-major, when init == Given
-    int nInit = 1;                  // k-means: initialisations (seeds seed, seed+1, ...), the lowest inertia kept
+    int nInit = 1;                  // k-means: initialisations (seeds seed, seed+1, ...), the lowest inertia kept;
+                                    // AdaptGrow: k-means restarts at the k it chose, competing with its partition
     int maxIterations = 100;        // Lloyd iterations per run (per round for AdaptGrow)
     double tolerance = 1e-4;        // stop when |inertia change| / inertia falls below this
     std::uint64_t seed = 1;         // every random choice derives from it

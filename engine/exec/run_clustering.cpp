@@ -19,8 +19,6 @@ void validate(const KMeansParams& params, const Dataset& data, int shards)
     if (params.algorithm == Algorithm::AdaptGrow && (params.k0 < 1 || params.k0 > params.kMax))
         throw UsageError("k0 must be between 1 and kmax (k0=" + std::to_string(params.k0) + ", kmax=" + std::to_string(params.kMax) + ")");
     if (params.nInit < 1 || params.nInit > 1000) throw UsageError("initialisations (n-init) must be between 1 and 1000 (got " + std::to_string(params.nInit) + ")");
-    if (params.nInit > 1 && params.algorithm != Algorithm::KMeans)
-        throw UsageError("n-init applies to k-means; AdaptGrow grows its clusters from one start");
     if (params.nInit > 1 && params.init == InitMethod::Given)
         throw UsageError("n-init needs random initialisations; given initial centroids are one start");
     if (params.maxIterations < 1) throw UsageError("max iterations must be at least 1 (got " + std::to_string(params.maxIterations) + ")");

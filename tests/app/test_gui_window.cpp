@@ -160,11 +160,12 @@ private slots:
         QVERIFY(outcome);
         QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
         QVERIFY(outcome->iterations >= 3);  // at least one per start
-        // AdaptGrow grows from one start: the field does not apply.
+        // AdaptGrow restarts k-means at the k it chose: the field applies there too.
         auto* algorithm = engine.findChild<QComboBox*>("algorithm");
         algorithm->setCurrentIndex(1);
-        QVERIFY(!restarts->isEnabled());
-        QCOMPARE(engine.params().nInit, 1);
+        QVERIFY(restarts->isEnabled());
+        QVERIFY(engine.params().algorithm == Algorithm::AdaptGrow);
+        QCOMPARE(engine.params().nInit, 3);
     }
 
     void graphsExportPictures()

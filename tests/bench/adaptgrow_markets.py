@@ -4,7 +4,8 @@
 Cells: universes of 20, 50, 100 and 500 assets (5 sectors for 20 assets, 10 otherwise),
 return windows of 250, 750 and 2000 days, 5 seeds each. For every run bench-market-cell
 generates the demo (default, realistic calibration), runs AdaptGrow (k0=2, kmax=64, fast
-mode, host) and writes the z-scored returns; the peer, KMeans(n_clusters=true k,
+mode, host, n-init 10: ten k-means restarts at the k it chose compete with its own
+partition) and writes the z-scored returns; the peer, KMeans(n_clusters=true k,
 n_init=10) from the newest scikit-learn release in a private virtualenv, clusters the
 very same rows. Both ARIs against the planted sectors come from
 sklearn.metrics.adjusted_rand_score.
@@ -29,6 +30,11 @@ from bench_venv import peer_env, peer_python_or_skip
 # type or cache size, which the peer's own wheels must not inherit.
 
 
+# Starts on both sides: the peer's n_init, and AdaptGrow's k-means restarts at the k it
+# chose (which compete with its own partition).
+N_INIT = 10
+
+
 def sectors_for(assets):
     return 5 if assets < 50 else 10
 
@@ -48,7 +54,7 @@ def run_peer(jobs_path):
     for job in jobs:
         x = np.fromfile(job["matrix"], dtype=np.float32).reshape(job["rows"], job["cols"])
         start = time.perf_counter()
-        km = KMeans(n_clusters=job["k"], n_init=10, random_state=job["seed"]).fit(x)
+        km = KMeans(n_clusters=job["k"], n_init=N_INIT, random_state=job["seed"]).fit(x)
         seconds = time.perf_counter() - start
         out.append({"kmeans_ari": adjusted_rand_score(job["truth"], km.labels_),
                     "adaptgrow_ari": adjusted_rand_score(job["truth"], job["labels"]),
@@ -87,7 +93,7 @@ def main():
                 for seed in range(1, args.seeds + 1):
                     spec = f"market:assets={assets},sectors={sectors},days={window + 1},window={window},seed={seed}"
                     matrix = os.path.join(tmp, f"x-{assets}-{window}-{seed}.f32")
-                    r = subprocess.run([cell_tool, spec, matrix], capture_output=True, text=True)
+                    r = subprocess.run([cell_tool, spec, matrix, "fast", str(N_INIT)], capture_output=True, text=True)
                     if r.returncode != 0:
                         print(f"{spec}: bench-market-cell failed ({r.returncode}): {r.stderr.strip()}")
                         return 1
@@ -107,8 +113,8 @@ def main():
         answer = json.loads(peer.stdout)
 
     results = iter(answer["results"])
-    print(f"realistic market demo, {args.seeds} seeds per cell; AdaptGrow k0=2 kmax=64 fast mode vs "
-          f"scikit-learn {answer['sklearn']} KMeans(k=true, n_init=10); ARI vs planted sectors")
+    print(f"realistic market demo, {args.seeds} seeds per cell; AdaptGrow k0=2 kmax=64 fast mode n-init {N_INIT} vs "
+          f"scikit-learn {answer['sklearn']} KMeans(k=true, n_init={N_INIT}); ARI vs planted sectors")
     print(f"| assets | sectors | window | AdaptGrow ARI | KMeans ARI | AdaptGrow k per seed | target |")
     print(f"|---:|---:|---:|---:|---:|:---|:---|")
     failed = False

@@ -2,8 +2,10 @@
 // hand the peer the very same rows. Writes the z-scored returns (rows x cols float32,
 // row-major) to MATRIX and prints one JSON line: rows, cols, the planted sectors, the
 // labels AdaptGrow chose and the event of every round (why it split, merged, stopped).
+// N_INIT k-means restarts at the chosen k compete with AdaptGrow's partition (the peer's
+// n_init; 1 = none).
 //
-// Usage: bench-market-cell DEMO_SPEC MATRIX [fast|exact]
+// Usage: bench-market-cell DEMO_SPEC MATRIX [fast|exact] [N_INIT]
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
 
@@ -21,7 +23,7 @@ using namespace clusterdesk;
 int main(int argc, char** argv)
 {
     if (argc < 3) {
-        std::cerr << "usage: bench-market-cell DEMO_SPEC MATRIX [fast|exact]\n";
+        std::cerr << "usage: bench-market-cell DEMO_SPEC MATRIX [fast|exact] [N_INIT]\n";
         return 2;
     }
     try {
@@ -36,6 +38,7 @@ int main(int argc, char** argv)
         params.k0 = 2;
         params.kMax = static_cast<int>(std::min<std::int64_t>(64, data.rows));
         params.mode = argc > 3 && std::string(argv[3]) == "exact" ? kernels::Mode::Exact : kernels::Mode::Fast;
+        params.nInit = argc > 4 ? std::stoi(argv[4]) : 1;
         const RunReport report = runClustering(data, params, parseTopology("host"), 0);
 
         nlohmann::json events = nlohmann::json::array();

@@ -47,6 +47,7 @@ EnginePanel::EnginePanel(QWidget* parent)
                             "k-means||: a few parallel oversampling rounds, faster on large data."));
     m_nInit = intField(this, "nInit", 1, 1000,
                        tr("k-means: run from this many initialisations (seeds seed, seed+1, ...) and keep the one with the lowest inertia.\n"
+                          "AdaptGrow: above 1, k-means restarts at the k it chose compete with its own partition; the lowest inertia is kept.\n"
                           "In exact mode every topology keeps the same one."));
     m_mode = choiceField(this, "mode", {tr("fast"), tr("exact")},
                          tr("fast: GEMM distances and floating-point sums; topologies may differ in the last bits.\n"
@@ -82,7 +83,6 @@ void EnginePanel::updateEnabled()
 {
     const bool adaptGrow = m_algorithm->currentIndex() == 1;
     m_k->setEnabled(!adaptGrow);
-    m_nInit->setEnabled(!adaptGrow);
     m_k0->setEnabled(adaptGrow);
     m_kMax->setEnabled(adaptGrow);
     m_precision->setEnabled(m_mode->currentIndex() == 0);
@@ -96,7 +96,7 @@ KMeansParams EnginePanel::params() const
     p.k0 = m_k0->value();
     p.kMax = m_kMax->value();
     p.init = m_init->currentIndex() == 1 ? InitMethod::KMeansParallel : InitMethod::KMeansPlusPlus;
-    p.nInit = p.algorithm == Algorithm::KMeans ? m_nInit->value() : 1;
+    p.nInit = m_nInit->value();
     p.mode = m_mode->currentIndex() == 1 ? kernels::Mode::Exact : kernels::Mode::Fast;
     p.precision = static_cast<kernels::Precision>(m_precision->currentIndex());
     p.seed = static_cast<std::uint64_t>(m_seed->value());

@@ -298,6 +298,26 @@ TEST_CASE("adaptGrowExactMatchesHost")
     REQUIRE_EQ(pool.result.history.size(), host.result.history.size());
 }
 
+TEST_CASE("adaptGrowRestartsExactMatchHost")
+{
+    if (const std::string why = noRanksReason(); !why.empty()) CLUSTERDESK_SKIP(why);
+    // k-means restarts at the k AdaptGrow chose (n-init) keep the same partition on the
+    // ranks as on the host: every rank compares the same all-reduced inertias.
+    const Dataset data = makeDemo("market:assets=20,sectors=5,days=2001,window=2000,seed=2");
+    KMeansParams params;
+    params.algorithm = Algorithm::AdaptGrow;
+    params.kMax = 10;
+    params.nInit = 4;
+    params.mode = kernels::Mode::Exact;
+    const RunReport host = runClustering(data, params, parseTopology("host"), 2);
+    const RunReport pool = runPool(data, params, parseTopology("pool:3"), 2, {}, workerOptions());
+    REQUIRE_EQ(pool.result.k, host.result.k);
+    REQUIRE_EQ(pool.result.inertia, host.result.inertia);
+    REQUIRE(pool.result.labels == host.result.labels);
+    REQUIRE(pool.result.centroids == host.result.centroids);
+    REQUIRE_EQ(pool.result.history.size(), host.result.history.size());
+}
+
 TEST_CASE("fileDataMatchesHost")
 {
     if (const std::string why = noRanksReason(); !why.empty()) CLUSTERDESK_SKIP(why);

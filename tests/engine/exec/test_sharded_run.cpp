@@ -8,6 +8,7 @@
 
 #include "doctest_support.h"
 
+#include <algorithm>
 #include <string>
 
 using namespace clusterdesk;
@@ -79,7 +80,56 @@ TEST_CASE("restartsKeepTheBestStartOnEveryTopology")
     REQUIRE_EQ(host.result.history.size(), static_cast<std::size_t>(iterations));
     REQUIRE_EQ(host.result.history.back().iteration, iterations);
     REQUIRE_EQ(host.result.history.front().event, std::string("initialisation 1 of 4"));
+}
 
+// AdaptGrow with n-init: k is what growth chose, the partition the lowest inertia of its
+// own and of the k-means restarts at that k (each the run its seed alone gives), the same
+// on every topology in exact mode; the history holds growth, then every restart.
+TEST_CASE("adaptGrowRestartsKeepItsKAndTheBestPartitionOnEveryTopology")
+{
+    // Four assets a sector: where bisection's partition is most often not the best one.
+    const Dataset data = makeDemo("market:assets=20,sectors=5,days=2001,window=2000,seed=2");
+    KMeansParams params;
     params.algorithm = Algorithm::AdaptGrow;
+    params.kMax = 10;
+    params.mode = kernels::Mode::Exact;
+    const RunReport grown = runClustering(data, params, parseTopology("host"), 2);
+    params.nInit = 4;
+    const RunReport host = runClustering(data, params, parseTopology("host"), 2);
+    const RunReport shards = runClustering(data, params, parseTopology("shards:3"), 2);
+    REQUIRE(host.result.labels == shards.result.labels);
+    REQUIRE(host.result.centroids == shards.result.centroids);
+    REQUIRE_EQ(host.result.inertia, shards.result.inertia);
+
+    const int k = grown.result.k;
+    REQUIRE_EQ(host.result.k, k);
+    double lowest = grown.result.inertia;
+    int iterations = grown.result.iterations;
+    for (int start = 0; start < params.nInit; ++start) {
+        KMeansParams atK = params;
+        atK.algorithm = Algorithm::KMeans;
+        atK.k = k;
+        atK.nInit = 1;
+        atK.seed = params.seed + static_cast<std::uint64_t>(start);
+        const RunReport alone = runClustering(data, atK, parseTopology("host"), 2);
+        lowest = std::min(lowest, alone.result.inertia);
+        iterations += alone.result.iterations;
+    }
+    REQUIRE_EQ(host.result.inertia, lowest);
+    // Here bisection's partition is not the best at its k: a restart beats it.
+    REQUIRE(host.result.inertia < grown.result.inertia);
+    REQUIRE_EQ(host.result.iterations, iterations);
+    REQUIRE_EQ(host.result.history.size(), static_cast<std::size_t>(iterations));
+    REQUIRE_EQ(host.result.history.back().iteration, iterations);
+    // Growth first, unchanged (its events say why it stopped), then the restarts.
+    for (std::size_t i = 0; i < grown.result.history.size(); ++i)
+        REQUIRE_EQ(host.result.history[i].event, grown.result.history[i].event);
+    const IterationStats& firstRestart = host.result.history[grown.result.history.size()];
+    REQUIRE_EQ(firstRestart.event, "restart at k=" + std::to_string(k) + ": 1 of 4");
+    REQUIRE_EQ(firstRestart.iteration, grown.result.iterations + 1);
+
+    // Given centroids are one start: there is nothing to restart from.
+    params.init = InitMethod::Given;
+    params.initialCentroids.assign(static_cast<std::size_t>(params.k0 * data.cols), 0.f);
     REQUIRE_THROWS_AS(validate(params, data, 1), UsageError);
 }
