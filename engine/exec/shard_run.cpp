@@ -5,6 +5,7 @@
 #include "../cluster/effective_dims.h"
 #include "../cluster/lloyd.h"
 
+#include <iterator>
 #include <string>
 
 namespace clusterdesk {
