@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <vector>
 
 namespace clusterdesk::ui {
 
@@ -36,9 +38,12 @@ void LiveMembersView::draw()
     std::vector<std::size_t> order(assets.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     // Recent movers first, newest move first; then everyone by cluster.
+    std::vector<std::optional<LiveHistory::Move>> moves(assets.size());
     std::vector<int> movedAt(assets.size(), 0);
-    for (std::size_t i = 0; i < assets.size(); ++i)
-        if (const auto move = m_history.lastMove(assets[i]); move && newest - move->update < kRecentUpdates) movedAt[i] = move->update;
+    for (std::size_t i = 0; i < assets.size(); ++i) {
+        moves[i] = m_history.lastMove(assets[i]);
+        if (moves[i] && newest - moves[i]->update < kRecentUpdates) movedAt[i] = moves[i]->update;
+    }
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         if (movedAt[a] != movedAt[b]) return movedAt[a] > movedAt[b];
         return clusterOf[a] != clusterOf[b] ? clusterOf[a] < clusterOf[b] : assets[a] < assets[b];
@@ -50,7 +55,7 @@ void LiveMembersView::draw()
     bold.setBold(true);
     for (int row = 0; row < static_cast<int>(order.size()); ++row) {
         const std::size_t i = order[static_cast<std::size_t>(row)];
-        const auto move = m_history.lastMove(assets[i]);
+        const std::optional<LiveHistory::Move>& move = moves[i];
         const bool recent = movedAt[i] > 0;
         QString moved = move ? tr("update %1, from %2").arg(move->update).arg(move->from) : QString();
         const QString cells[] = {QString::fromStdString(assets[i]), QString::number(clusterOf[i]), moved};
