@@ -160,6 +160,13 @@ private slots:
         QVERIFY(outcome);
         QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
         QVERIFY(outcome->iterations >= 3);  // at least one per start
+        // The Evolution title gives the kept start's inertia; here the last start is not
+        // the kept one, so the last iteration's inertia would be wrong.
+        auto* evolution = station.window().findChild<ui::EvolutionPlot*>();
+        QVERIFY(evolution);
+        const double last = station.window().liveRun().iterations().back().inertia;
+        QVERIFY2(last != outcome->inertia, "the last start was the best: this data does not tell the two apart");
+        QTRY_VERIFY2(evolution->title().contains(QString::number(outcome->inertia, 'g', 6)), qPrintable(evolution->title()));
         // AdaptGrow restarts k-means at the k it chose: the field applies there too.
         auto* algorithm = engine.findChild<QComboBox*>("algorithm");
         algorithm->setCurrentIndex(1);

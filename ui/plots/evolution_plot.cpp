@@ -133,10 +133,12 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
         ++m_eventMarks;
     }
     if (n > 0 && run.finished()) {
+        // The outcome, not the last iteration: with restarts (n-init) the kept start
+        // need not be the last one.
         setTitle(tr("Cluster sizes per iteration: %1 iterations, k=%2, inertia %3")
                      .arg(n)
-                     .arg(its.back().k)
-                     .arg(its.back().inertia, 0, 'g', 6));
+                     .arg(run.outcome().k)
+                     .arg(run.outcome().inertia, 0, 'g', 6));
     } else {
         setTitle(tr("Cluster sizes per iteration"));
     }
