@@ -215,6 +215,7 @@ int liveCommand(const std::vector<std::string>& args)
         if (o.engine.record) runStore = std::make_unique<store::RunStore>(storePath(o.engine.dbPath));
         stream::LiveOptions liveOptions;
         liveOptions.source = o.feed.toStdString();
+        liveOptions.barSeconds = o.barSeconds;
         liveOptions.windowBars = o.windowBars;
         liveOptions.updateEveryBars = o.updateEvery;
         liveOptions.halfLifeSeconds = o.halfLifeSeconds;
@@ -230,7 +231,7 @@ int liveCommand(const std::vector<std::string>& args)
         feedOptions.url = QUrl(o.feed);
         feedOptions.symbols = o.symbols;
         feedOptions.token = live::readFeedToken(o.tokenFile);
-        stream::TickInbox inbox(o.feed.toStdString(), o.barSeconds);
+        stream::TickInbox inbox(o.feed.toStdString(), liveOptions.barSeconds);
         live::FeedClient feed(feedOptions, inbox);
 
         std::ofstream jsonFile;

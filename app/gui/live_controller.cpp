@@ -70,6 +70,7 @@ void LiveController::start(const ui::LiveFeedRequest& request)
 
         stream::LiveOptions options;
         options.source = request.url.toStdString();
+        options.barSeconds = request.barSeconds;
         options.windowBars = request.windowBars;
         options.updateEveryBars = request.updateEveryBars;
         options.params = m_window.enginePanel().params();
@@ -85,7 +86,7 @@ void LiveController::start(const ui::LiveFeedRequest& request)
         feed.url = url;
         feed.symbols = request.symbols;
         feed.token = live::readFeedToken({});
-        m_inbox = std::make_unique<stream::TickInbox>(options.source, request.barSeconds);
+        m_inbox = std::make_unique<stream::TickInbox>(options.source, options.barSeconds);
         m_feed = std::make_unique<live::FeedClient>(feed, *m_inbox);
     } catch (const std::exception& e) {
         m_window.showError(QString::fromStdString(e.what()));

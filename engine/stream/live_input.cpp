@@ -37,6 +37,7 @@ data::Bar barFromJson(const json& j)
 json optionsToJson(const LiveOptions& o)
 {
     return {{"source", o.source},
+            {"bar_s", o.barSeconds},
             {"window_bars", o.windowBars},
             {"half_life_s", o.halfLifeSeconds},
             {"update_every_bars", o.updateEveryBars},
@@ -54,6 +55,10 @@ LiveOptions optionsFromJson(const json& j)
 {
     LiveOptions o;
     o.source = j.at("source").get<std::string>();
+    // Sessions recorded before the bar length was kept replay with 1 s: the window's
+    // rows are z-scored, so the length only sets the unit of each asset's mean and
+    // deviation, never which assets cluster together.
+    o.barSeconds = codec::integerFieldOr<std::int64_t>(j, "bar_s", 1);
     o.windowBars = codec::integerField<std::int64_t>(j, "window_bars");
     o.halfLifeSeconds = j.at("half_life_s").get<double>();
     o.updateEveryBars = codec::integerField<std::int64_t>(j, "update_every_bars");

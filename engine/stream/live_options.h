@@ -20,6 +20,7 @@ namespace clusterdesk::stream {
 
 struct LiveOptions {
     std::string source = "live";      // the feed's URL, for the dataset's name and messages
+    std::int64_t barSeconds = 1;      // the bars' length, as the feed's ticks were cut
     std::int64_t windowBars = 60;     // returns per asset in the window
     double halfLifeSeconds = 0;       // > 0: a return's weight halves every this many seconds of bar time
     std::int64_t updateEveryBars = 5; // re-cluster after this many new bars

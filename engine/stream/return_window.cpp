@@ -8,9 +8,14 @@
 
 namespace clusterdesk::stream {
 
-ReturnWindow::ReturnWindow(std::int64_t length, double halfLifeSeconds) : m_length(length), m_halfLife(halfLifeSeconds)
+ReturnWindow::ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds)
+    : m_length(length)
+    , m_barMicros(barSeconds * 1000000)
+    , m_halfLife(halfLifeSeconds)
 {
     if (length < 2) throw UsageError("a live window needs at least 2 returns, got " + std::to_string(length));
+    if (barSeconds < 1 || barSeconds > std::int64_t{1} << 40)
+        throw UsageError("a live window's bars last a positive number of seconds, got " + std::to_string(barSeconds));
     if (!(halfLifeSeconds >= 0) || !std::isfinite(halfLifeSeconds))
         throw UsageError("a live window's half-life is 0 (equal weights) or a positive number of seconds, got " +
                          std::to_string(halfLifeSeconds));
@@ -19,8 +24,14 @@ ReturnWindow::ReturnWindow(std::int64_t length, double halfLifeSeconds) : m_leng
 
 void ReturnWindow::add(const data::Bar& bar, const std::vector<std::string>& symbols)
 {
+    if (m_bars > 0) {
+        const std::int64_t previous = m_barStarts[static_cast<std::size_t>((m_bars - 1) % m_length)];
+        if (bar.startMicros <= previous)
+            throw UsageError("a live window's bars come in time order: bar " + data::formatTimestamp(bar.startMicros) +
+                            " after bar " + data::formatTimestamp(previous));
+    }
     for (std::size_t i = m_assets.size(); i < symbols.size(); ++i)
-        m_assets.push_back(Asset{symbols[i], 0.0, std::vector<double>(static_cast<std::size_t>(m_length), 0.0), -1});
+        m_assets.push_back(Asset{symbols[i], 0.0, 0, std::vector<double>(static_cast<std::size_t>(m_length), 0.0), -1});
     std::vector<double> close(m_assets.size(), 0.0);
     for (const data::SymbolBar& s : bar.symbols) close[static_cast<std::size_t>(s.symbol)] = s.close;
     const auto slot = static_cast<std::size_t>(m_bars % m_length);
@@ -30,13 +41,19 @@ void ReturnWindow::add(const data::Bar& bar, const std::vector<std::string>& sym
         if (asset.count < 0) {
             if (close[i] > 0) {
                 asset.lastClose = close[i];
+                asset.lastCloseMicros = bar.startMicros;
                 asset.count = 0;
             }
             continue;
         }
-        const double now = close[i] > 0 ? close[i] : asset.lastClose;
-        asset.returns[static_cast<std::size_t>(asset.count % m_length)] = std::log(now / asset.lastClose);
-        asset.lastClose = now;
+        double r = 0;
+        if (close[i] > 0) {
+            const double spanned = static_cast<double>(bar.startMicros - asset.lastCloseMicros) / static_cast<double>(m_barMicros);
+            r = std::log(close[i] / asset.lastClose) / std::sqrt(spanned);
+            asset.lastClose = close[i];
+            asset.lastCloseMicros = bar.startMicros;
+        }
+        asset.returns[static_cast<std::size_t>(asset.count % m_length)] = r;
         ++asset.count;
     }
     m_barStarts[slot] = bar.startMicros;

@@ -1,7 +1,11 @@
 // The rolling window a live session clusters: per asset, the log returns of its last
 // `length` bars (a bar in which it did not trade repeats its last close: a zero
 // return), as the rows of a Dataset, each z-scored, so Euclidean distance between rows
-// is correlation distance, as for a prices file. Memory is a ring per asset, whatever
+// is correlation distance, as for a prices file. A return that spans g bar lengths (the
+// asset did not trade, or no bar came at all: a quiet market, a feed that dropped us
+// and took us back) is divided by sqrt(g), one bar's worth of variance: else the one
+// return across a minute's gap outweighs the window's other columns and the rows
+// cluster on its sign alone. Memory is a ring per asset, whatever
 // the stream's length. With a half-life, a return's weight halves every `halfLife`
 // seconds of bar time before the newest bar: rows are z-scored with the weighted mean
 // and deviation and each column scaled by the square root of its weight, so Euclidean
@@ -19,12 +23,14 @@ namespace clusterdesk::stream {
 
 class ReturnWindow {
 public:
-    // length: returns per row (>= 2). halfLifeSeconds: 0 for equal weights, else > 0.
-    // symbols: the bar aggregator's names, indexed by SymbolBar::symbol (the list only
-    // grows). UsageError for a length below 2 or a half-life negative or not finite.
-    explicit ReturnWindow(std::int64_t length, double halfLifeSeconds = 0);
+    // length: returns per row (>= 2). barSeconds: the bars' length (> 0). halfLifeSeconds:
+    // 0 for equal weights, else > 0. UsageError for a length below 2, a bar length not
+    // positive, or a half-life negative or not finite.
+    ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds = 0);
 
-    // Adds one closed bar; symbols names every symbol the bar's indices may refer to.
+    // Adds one closed bar, later than the previous one (UsageError naming both starts if
+    // not: the aggregator closes bars in time order); symbols names every symbol the bar's indices may refer to (the aggregator's
+    // names, indexed by SymbolBar::symbol: the list only grows).
     void add(const data::Bar& bar, const std::vector<std::string>& symbols);
     std::int64_t length() const { return m_length; }
     double halfLifeSeconds() const { return m_halfLife; }
@@ -41,6 +47,7 @@ private:
     struct Asset {
         std::string name;
         double lastClose = 0;
+        std::int64_t lastCloseMicros = 0;  // the start of the bar that set lastClose
         std::vector<double> returns;  // ring of m_length
         std::int64_t count = 0;       // returns seen so far
     };
@@ -49,6 +56,7 @@ private:
     std::vector<double> columnWeights() const;
 
     std::int64_t m_length;
+    std::int64_t m_barMicros;
     double m_halfLife;
     std::int64_t m_bars = 0;
     std::vector<Asset> m_assets;            // indexed like the aggregator's symbols

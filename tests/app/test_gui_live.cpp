@@ -106,12 +106,15 @@ private slots:
             if (points[static_cast<std::size_t>(u)].truthChanged) changedAt = u;
         auto told = [&](int u) {
             const ui::LivePoint& p = points[static_cast<std::size_t>(u)];
-            return QString("update %1 (truth changed at %2): ARI %3, moved %4, events '%5'")
+            const double gap = u > 0 ? static_cast<double>(p.barMicros - points[static_cast<std::size_t>(u - 1)].barMicros) / 1e6 : 0;
+            return QString("update %1 (truth changed at %2, %6 s of bars after the previous one): ARI %3, moved %4, events '%5'")
                 .arg(p.update)
                 .arg(changedAt)
                 .arg(p.ari.value_or(-1))
                 .arg(p.moved)
-                .arg(p.events);
+                .arg(p.events)
+                .arg(gap) +
+                   "; feed " + panel.findChild<QLabel*>("liveCounts")->text();
         };
         QVERIFY2(changedAt >= 5, "the feed's sectors changed after the rotation signal");
         for (int u = 0; u < changedAt; ++u) QVERIFY2(points[static_cast<std::size_t>(u)].ari.value_or(0) >= 0.9, qPrintable(told(u)));

@@ -48,9 +48,9 @@ int main(int argc, char** argv)
         options.params.mode = argc > 3 && std::string(argv[3]) == "exact" ? kernels::Mode::Exact : kernels::Mode::Fast;
         options.threads = 1;
         stream::LiveClusterer live(options);
-        stream::ReturnWindow window(options.windowBars);  // the same bars: the same rows the update clustered
+        stream::ReturnWindow window(options.windowBars, options.barSeconds);  // the same bars: the same rows the update clustered
         stream::MarketStream market("market:assets=500,sectors=10");
-        stream::TickInbox inbox("bench", 1);
+        stream::TickInbox inbox("bench", options.barSeconds);
         std::vector<stream::MarketTick> ticks;
         const std::int64_t stepsPerBar = 1000000 / market.stepMicros();
         for (std::int64_t step = 0; step < bars * stepsPerBar; ++step) {

@@ -205,20 +205,20 @@ data::Bar bar(std::int64_t start, const std::vector<std::pair<int, double>>& clo
 
 TEST_CASE("the return window holds log returns, repeats a close with no trade, z-scores rows")
 {
-    ReturnWindow window(3);
+    ReturnWindow window(3, 1);
     const std::vector<std::string> symbols{"X", "Y"};
     window.add(bar(0, {{0, 100}, {1, 50}}), symbols);
-    window.add(bar(1, {{0, 110}}), symbols);  // Y did not trade: a zero return
-    window.add(bar(2, {{0, 99}, {1, 55}}), symbols);
+    window.add(bar(1000000, {{0, 110}}), symbols);  // Y did not trade: a zero return
+    window.add(bar(2000000, {{0, 99}, {1, 55}}), symbols);  // Y's return spans two bars
     CHECK(window.readyAssets() == 0);
-    window.add(bar(3, {{0, 99}, {1, 60.5}}), symbols);
+    window.add(bar(3000000, {{0, 99}, {1, 60.5}}), symbols);
     REQUIRE(window.readyAssets() == 2);
     const Dataset m = window.matrix("test");
     REQUIRE(m.rows == 2);
     CHECK(m.cols == 3);
     CHECK(m.rowNames == std::vector<std::string>{"X", "Y"});
     CHECK(m.returnMean[0] == doctest::Approx((std::log(1.1) + std::log(0.9) + 0.0) / 3));
-    CHECK(m.returnMean[1] == doctest::Approx((0.0 + std::log(1.1) + std::log(1.1)) / 3));
+    CHECK(m.returnMean[1] == doctest::Approx((0.0 + std::log(1.1) / std::sqrt(2.0) + std::log(1.1)) / 3));
     for (std::int64_t r = 0; r < 2; ++r) {
         double sum = 0, squares = 0;
         for (std::int64_t c = 0; c < 3; ++c) sum += m.row(r)[c], squares += m.row(r)[c] * m.row(r)[c];
@@ -226,15 +226,33 @@ TEST_CASE("the return window holds log returns, repeats a close with no trade, z
         CHECK(squares / 3 == doctest::Approx(1).epsilon(1e-5));
     }
     // The oldest return leaves as a new one comes: Y's zero return is the first to go.
-    window.add(bar(4, {{0, 99}, {1, 60.5}}), symbols);
-    CHECK(window.matrix("test").returnMean[1] == doctest::Approx((std::log(1.1) + std::log(1.1) + 0.0) / 3));
-    CHECK_THROWS_AS(ReturnWindow(1), UsageError);
+    window.add(bar(4000000, {{0, 99}, {1, 60.5}}), symbols);
+    CHECK(window.matrix("test").returnMean[1] == doctest::Approx((std::log(1.1) / std::sqrt(2.0) + std::log(1.1) + 0.0) / 3));
+    CHECK_THROWS_AS(ReturnWindow(1, 1), UsageError);
+    CHECK_THROWS_AS(ReturnWindow(3, 0), UsageError);
+}
+
+TEST_CASE("a return across a gap in the bars counts one bar's worth: divided by the root of the bars it spans")
+{
+    // 5 s bars; after bar 20 s nothing comes until 65 s (a feed that dropped the session
+    // and took it back): that return spans 9 bars. Undivided, X's +50% across the gap
+    // would be nearly all of its row's variance.
+    ReturnWindow window(4, 5);
+    const std::vector<std::string> symbols{"X"};
+    const std::vector<std::pair<std::int64_t, double>> closes{{0, 100}, {5, 101}, {10, 100}, {15, 101}, {20, 100}, {65, 150}};
+    for (auto [seconds, close] : closes) window.add(bar(seconds * 1000000, {{0, close}}), symbols);
+    const Dataset m = window.matrix("test");
+    REQUIRE(m.rows == 1);
+    const double r[4] = {std::log(100.0 / 101), std::log(1.01), std::log(100.0 / 101), std::log(1.5) / 3};
+    CHECK(m.returnMean[0] == doctest::Approx((r[0] + r[1] + r[2] + r[3]) / 4));
+    // Bars come in time order, or the window says which came out of it.
+    CHECK_THROWS_WITH_AS(window.add(bar(65 * 1000000, {{0, 151}}), symbols), doctest::Contains("time order"), UsageError);
 }
 
 TEST_CASE("with a half-life, recent returns weigh more: weighted mean and deviation, columns scaled by root weight")
 {
     // 1 s bars and a 1 s half-life: the three returns weigh 1/4, 1/2 and 1 (times 3/1.75).
-    ReturnWindow window(3, 1.0);
+    ReturnWindow window(3, 1, 1.0);
     const std::vector<std::string> symbols{"X"};
     const std::vector<double> closes{100, 110, 99, 108.9};
     for (std::size_t b = 0; b < closes.size(); ++b)
@@ -257,17 +275,24 @@ TEST_CASE("with a half-life, recent returns weigh more: weighted mean and deviat
     }
     CHECK(squares == doctest::Approx(3).epsilon(1e-5));  // as without weights: distance is correlation distance
     CHECK(m.notes.back().find("weights halving every 1 s") != std::string::npos);
-    CHECK_THROWS_AS(ReturnWindow(3, -1), UsageError);
-    CHECK_THROWS_AS(ReturnWindow(3, std::nan("")), UsageError);
+    CHECK_THROWS_AS(ReturnWindow(3, 1, -1), UsageError);
+    CHECK_THROWS_AS(ReturnWindow(3, 1, std::nan("")), UsageError);
 }
 
 namespace {
+
+// Bars whose ticks never reach the client: the feed dropped it and took it back.
+struct Outage {
+    int fromBar = 0;
+    int bars = 0;
+};
 
 // The live market demo through a TickInbox of 1 s bars into a LiveClusterer, as the
 // CLI drives it, rotating after `rotateAtBar` bars; every update is kept. A client
 // joining a running feed misses its first `joinAtStep` steps.
 std::vector<LiveUpdate> runDemo(const std::string& spec, const LiveOptions& options, int bars, int rotateAtBar,
-                                std::vector<std::int32_t>* sectorOfAsset = nullptr, std::int64_t joinAtStep = 0)
+                                std::vector<std::int32_t>* sectorOfAsset = nullptr, std::int64_t joinAtStep = 0,
+                                Outage outage = {})
 {
     MarketStream market(spec);
     TickInbox inbox("demo", 1);
@@ -280,6 +305,7 @@ std::vector<LiveUpdate> runDemo(const std::string& spec, const LiveOptions& opti
     for (std::int64_t step = 0; step < bars * stepsPerBar; ++step) {
         if (step == rotateAtBar * stepsPerBar) market.rotate();
         market.step(ticks);
+        if (step >= outage.fromBar * stepsPerBar && step < (outage.fromBar + outage.bars) * stepsPerBar) continue;
         for (const MarketTick& t : ticks) {
             FeedTick tick;
             tick.symbol = market.symbols()[t.asset];
@@ -409,6 +435,26 @@ TEST_CASE("live on the market demo: the sectors are found whenever the client jo
     }
 }
 
+TEST_CASE("live on the market demo: after minutes without ticks the sectors are still found")
+{
+    // The feed drops a client that falls 64 MiB behind and the client reconnects: here
+    // 470 bars of ticks never came, as in a starved CI run. The window's return across
+    // that gap spans 470 bars; counted as one bar it was nearly all of every row's
+    // variance, and for a window's length the rows clustered on its sign (ARI 0.2).
+    LiveOptions options = marketOptions();
+    const Outage outage{100, 470};
+    const std::vector<LiveUpdate> updates =
+        runDemo("market:assets=500,sectors=10", options, outage.fromBar + outage.bars + 80, 100000, nullptr, 0, outage);
+    int afterGap = 0;
+    for (const LiveUpdate& update : updates) {
+        REQUIRE(update.ari);
+        CAPTURE(update.index);
+        CHECK(*update.ari >= 0.9);
+        afterGap += update.barMicros > updates[0].barMicros + (outage.fromBar + outage.bars - 60) * 1000000LL ? 1 : 0;
+    }
+    CHECK(afterGap >= 10);
+}
+
 TEST_CASE("live on the market demo: a half-life follows the rotation sooner than equal weights")
 {
     // Rotation after 150 of 300 bars; the window is 60 bars, an update every 5. With
@@ -487,6 +533,20 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     fileRun.topology = "host";
     const std::string csvRun = runStore.beginRun(fileRun);
     CHECK_THROWS_WITH_AS(replayLiveSession(runStore, csvRun), doctest::Contains("is not an update of a live session"), UsageError);
+}
+
+TEST_CASE("a recorded session keeps its bar length; one recorded before it was kept reads 1 s")
+{
+    LiveInput input;
+    input.session = marketOptions();
+    input.session->barSeconds = 60;
+    const std::string text = liveInputToJson(input);
+    CHECK(liveInputFromJson(text, "run 1").session->barSeconds == 60);
+    std::string older = text;
+    const std::string field = "\"bar_s\":60,";
+    REQUIRE(older.find(field) != std::string::npos);
+    older.erase(older.find(field), field.size());
+    CHECK(liveInputFromJson(older, "run 1").session->barSeconds == 1);
 }
 
 TEST_CASE("a recorded input that is not one is a CodecError naming what and why")
