@@ -78,7 +78,7 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     // Warm start: the previous partition's means on the new window. Assets new to the
     // window have no say; a cluster left with no member means a fresh start.
     KMeansParams params = m_options.params;
-    if (params.algorithm == Algorithm::KMeans) params.nInit = std::max(params.nInit, m_options.freshInitialisations);
+    params.nInit = std::max(params.nInit, m_options.freshInitialisations);
     if (m_previousK > 0) {
         std::vector<double> sums(static_cast<std::size_t>(m_previousK * data->cols), 0.0);
         std::vector<std::int64_t> counts(static_cast<std::size_t>(m_previousK), 0);

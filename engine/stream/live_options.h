@@ -25,8 +25,9 @@ struct LiveOptions {
     double halfLifeSeconds = 0;       // > 0: a return's weight halves every this many seconds of bar time
     std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
     KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
-    // k-means without a warm start (the first update, or after a cluster emptied): the
-    // best of this many initialisations, since every later update inherits its answer.
+    // Without a warm start (the first update, or after a cluster emptied): the best of
+    // this many k-means initialisations, or for AdaptGrow this many k-means restarts at
+    // the k growth chose, since every later update inherits the answer.
     int freshInitialisations = 10;
     Topology topology;
     int threads = 0;

@@ -15,6 +15,7 @@
 #include "engine/stream/market_stream.h"
 #include "engine/stream/return_window.h"
 #include "engine/stream/tick_inbox.h"
+#include "engine/store/run_codec.h"
 #include "engine/store/run_store.h"
 
 #include "temp_dir.h"
@@ -509,6 +510,10 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     // Through the sector rotation: born, merged and moved clusters replay too.
     const std::vector<LiveUpdate> updates = runDemo("market:assets=120,sectors=6,seed=11", options, 80, 40);
     REQUIRE(updates.size() >= 8);
+    // The first update starts fresh: AdaptGrow with the session's ten restarts at the k it
+    // chose; the next is warm-started from it: one start.
+    CHECK(store::paramsFromJson(runStore.loadRun(updates[0].runId).info.paramsJson).nInit == options.freshInitialisations);
+    CHECK(store::paramsFromJson(runStore.loadRun(updates[1].runId).info.paramsJson).nInit == 1);
 
     const LiveReplay replay = replayLiveSession(runStore, updates.back().runId, "shards:3");
     CHECK(replay.session.windowBars == 30);
