@@ -163,6 +163,7 @@ nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>
                        {"rss_mib", processMemory().residentMiB},
                        {"feed", feedJson(feed)}};
     if (!u.drift.empty()) out["drift"] = u.drift;
+    if (u.missingBars > 0) out["missing_bars"] = u.missingBars;
     if (u.ari) out["ari"] = *u.ari;
     if (u.truthChanged) out["truth_changed"] = true;
     if (!u.runId.empty()) out["run"] = u.runId;
@@ -285,6 +286,7 @@ int liveCommand(const std::vector<std::string>& args)
                                   percentile(latencies, 0.99));
                     std::cout << line << (update->ari ? "  ARI " + std::to_string(*update->ari).substr(0, 5) : "")
                               << "  events: " << eventsText(*update)
+                              << (update->missingBars > 0 ? "  " + std::to_string(update->missingBars) + " bars without ticks" : "")
                               << (update->drift.empty() ? "" : "  DRIFT: " + update->drift) << std::endl;
                 }
             }

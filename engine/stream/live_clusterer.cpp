@@ -57,6 +57,7 @@ std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bar
     std::int64_t newestReceipt = 0;
     bool due = false;
     for (const ReceivedBar& bar : bars) {
+        if (m_window.bars() > 0) m_missingBars += (bar.bar.startMicros - m_newestBarMicros) / (m_options.barSeconds * 1000000) - 1;
         m_window.add(bar.bar, symbols);
         m_newestBarMicros = bar.bar.startMicros;
         newestReceipt = std::max(newestReceipt, bar.completedMicros);
@@ -128,6 +129,8 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
     LiveUpdate update;
     update.index = ++m_updates;
     update.barMicros = m_newestBarMicros;
+    update.missingBars = m_missingBars;
+    m_missingBars = 0;
     update.clusterMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     update.assets = data->rowNames;
     update.labels = clusters.labels;

@@ -29,6 +29,9 @@ namespace clusterdesk::stream {
 struct LiveUpdate {
     int index = 0;                    // 1 for the first update
     std::int64_t barMicros = 0;       // start of the newest bar in the window
+    // Bar intervals since the previous update in which no bar came at all: a quiet
+    // market, or a reconnect after the feed dropped a client that fell behind.
+    std::int64_t missingBars = 0;
     int k = 0;
     std::vector<std::string> assets;  // the window's rows
     std::vector<std::int32_t> labels; // the run's own labels (0..k-1)
@@ -74,6 +77,7 @@ private:
     std::unique_ptr<PowerSampler> m_power;
     std::int64_t m_barsSinceUpdate = 0;
     std::int64_t m_newestBarMicros = 0;
+    std::int64_t m_missingBars = 0;  // since the previous update
     int m_updates = 0;
     std::unordered_map<std::string, int> m_previousLabel;  // asset -> label of the previous update
     int m_previousK = 0;

@@ -60,6 +60,7 @@ void LiveHistory::add(const stream::LiveUpdate& update, double seconds, double i
     p.watts = update.clusterMs > 0 ? update.energyJ / (update.clusterMs / 1000.0) : 0;
     p.ari = update.ari;
     p.drift = QString::fromStdString(update.drift);
+    m_missingBars += update.missingBars;
     if (!p.drift.isEmpty()) {
         m_drift = p.drift;
         m_driftUpdate = update.index;

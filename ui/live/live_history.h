@@ -61,6 +61,8 @@ public:
     // The newest drift alert and the update that raised it (0: none yet).
     const QString& drift() const { return m_drift; }
     int driftUpdate() const { return m_driftUpdate; }
+    // Bar intervals of the session in which no bar came (a quiet feed, a reconnect).
+    qint64 missingBars() const { return m_missingBars; }
 
 private:
     std::vector<LivePoint> m_points;
@@ -70,6 +72,7 @@ private:
     std::unordered_map<std::string, Move> m_moves;
     QString m_drift;
     int m_driftUpdate = 0;
+    qint64 m_missingBars = 0;
 };
 
 // "split 3 -> 3,11; born 12": what changed in an update besides survivals and moves.

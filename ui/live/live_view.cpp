@@ -61,6 +61,10 @@ void LiveView::refresh()
                            .arg(p.p999, 0, 'f', 2)
                            .arg(p.ingestRate, 0, 'f', 0);
         if (p.ari) text += tr("; ARI against the feed's sectors %1").arg(*p.ari, 0, 'f', 3);
+        // A window across a gap still clusters (its return is scaled to one bar), but the
+        // quant should know the picture skipped time.
+        if (m_history.missingBars() > 0)
+            text += tr("; %1 bars without any tick this session (a quiet feed or a reconnect)").arg(m_history.missingBars());
         m_summary->setText(text);
     }
     m_drift->setVisible(m_history.driftUpdate() > 0);

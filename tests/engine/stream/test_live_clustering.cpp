@@ -410,7 +410,10 @@ TEST_CASE("live on the market demo: sectors found, the rotation followed, untouc
     };
     CHECK(fromId == idOf(before, "S00_A000"));
     CHECK(toId == idOf(before, "S01_A001"));
-    for (const LiveUpdate& update : updates) CHECK(update.latencyMs >= 0);
+    for (const LiveUpdate& update : updates) {
+        CHECK(update.latencyMs >= 0);
+        CHECK(update.missingBars == 0);  // the demo trades every asset every bar
+    }
 }
 
 TEST_CASE("live on the market demo: the sectors are found whenever the client joins")
@@ -447,13 +450,20 @@ TEST_CASE("live on the market demo: after minutes without ticks the sectors are 
     const std::vector<LiveUpdate> updates =
         runDemo("market:assets=500,sectors=10", options, outage.fromBar + outage.bars + 80, 100000, nullptr, 0, outage);
     int afterGap = 0;
+    std::int64_t missing = 0;
     for (const LiveUpdate& update : updates) {
         REQUIRE(update.ari);
         CAPTURE(update.index);
         CHECK(*update.ari >= 0.9);
         afterGap += update.barMicros > updates[0].barMicros + (outage.fromBar + outage.bars - 60) * 1000000LL ? 1 : 0;
+        // The update after the outage says how many bars never came; the others, none.
+        // That is one fewer than the outage's bars: a step's ticks carry the time the step
+        // ends, so the last step before the outage opens its first bar.
+        missing += update.missingBars;
+        if (update.missingBars > 0) CHECK(update.missingBars == outage.bars - 1);
     }
     CHECK(afterGap >= 10);
+    CHECK(missing == outage.bars - 1);
 }
 
 TEST_CASE("live on the market demo: a half-life follows the rotation sooner than equal weights")

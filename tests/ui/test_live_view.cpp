@@ -1,0 +1,51 @@
+// The Live tab's summary line: the newest update, and whether the session skipped time.
+#include "ui/live/live_view.h"
+
+#include <QLabel>
+#include <QTest>
+
+using namespace clusterdesk;
+
+namespace {
+
+// An update of two assets in one cluster; missingBars as the clusterer counts them.
+stream::LiveUpdate updateOf(int index, std::int64_t missingBars)
+{
+    stream::LiveUpdate u;
+    u.index = index;
+    u.k = 1;
+    u.assets = {"A", "B"};
+    u.labels = {0, 0};
+    u.clusterOf = {1, 1};
+    u.clusterIds = {1};
+    u.missingBars = missingBars;
+    return u;
+}
+
+}  // namespace
+
+class TestLiveView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void summarySaysWhenBarsWereMissing()
+    {
+        ui::LiveView view;
+        view.history().add(updateOf(1, 0), 1.0, 100);
+        view.refresh();
+        QVERIFY2(view.summary().text().startsWith("Update 1 at 1.0 s: k = 1"), qPrintable(view.summary().text()));
+        QVERIFY2(!view.summary().text().contains("without any tick"), qPrintable(view.summary().text()));
+        // A reconnect: 470 bars never came before update 2; the line keeps saying so.
+        view.history().add(updateOf(2, 470), 2.0, 100);
+        view.history().add(updateOf(3, 0), 3.0, 100);
+        view.refresh();
+        QVERIFY2(view.summary().text().contains("470 bars without any tick this session"), qPrintable(view.summary().text()));
+        view.history().clear();
+        view.history().add(updateOf(1, 0), 1.0, 100);
+        view.refresh();
+        QVERIFY2(!view.summary().text().contains("without any tick"), qPrintable(view.summary().text()));
+    }
+};
+
+QTEST_MAIN(TestLiveView)
+#include "test_live_view.moc"
