@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build git  # git: the commit recorded with every run (cmake/Version.cmake)
   libsqlite3-dev sqlite3 zlib1g-dev libopenblas-dev nlohmann-json3-dev libssl-dev
   libhdf5-dev                      # the hdf5 data source (optional: skipped when missing)
+  libfast-float-dev                # CSV numbers (optional: std::from_chars otherwise)
   doctest-dev                      # the engine and kernel test suites
   libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-sklearn

@@ -60,7 +60,8 @@ CsvReader::CsvReader(std::string path, std::string text, CsvOptions options)
       m_text(std::move(text)),
       m_options(options)
 {
-    if (m_text.size() >= 3 && std::memcmp(m_text.data(), "\xEF\xBB\xBF", 3) == 0) m_pos = 3;
+    m_line = m_options.firstLine;
+    if (m_line == 1 && m_text.size() >= 3 && std::memcmp(m_text.data(), "\xEF\xBB\xBF", 3) == 0) m_pos = 3;
     m_lineStart = m_columnPos = m_pos;
     validate();
     m_delimiter = m_options.delimiter != 0 ? m_options.delimiter : sniffDelimiter();
@@ -92,7 +93,7 @@ void CsvReader::validate() const
     const std::size_t size = m_text.size();
     const auto where = [&](std::size_t offset, const std::string& message) {
         const auto* begin = m_text.data();
-        const std::int64_t line = 1 + std::count(begin + m_pos, begin + offset, '\n');
+        const std::int64_t line = m_line + std::count(begin + m_pos, begin + offset, '\n');
         const char* lineStart = begin + offset;
         while (lineStart > begin + m_pos && lineStart[-1] != '\n') --lineStart;
         fail(line, 1 + countChars(lineStart, begin + offset), message);

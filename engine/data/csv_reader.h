@@ -22,6 +22,9 @@ namespace clusterdesk::data {
 struct CsvOptions {
     char delimiter = 0;                   // 0: sniff among ',', '\t', ';' from the first lines
     std::size_t maxLineBytes = 1u << 20;  // longest physical line accepted (1 MiB)
+    // Line number of the text's first line: a reader over one line cut from a bigger
+    // file names the file's line. A byte order mark is skipped only at line 1.
+    std::int64_t firstLine = 1;
 };
 
 struct CsvField {
@@ -65,6 +68,8 @@ public:
     // Line the reader is on (1-based): after the last record, one past the last line.
     std::int64_t line() const { return m_line; }
     std::size_t sizeBytes() const { return m_text.size(); }
+    // Byte offset in the text where the next record's line starts (after next() returned).
+    std::size_t position() const { return m_pos; }
 
     [[noreturn]] void fail(std::int64_t line, std::int64_t column, const std::string& message) const;
     [[noreturn]] void fail(const CsvField& field, const std::string& message) const;

@@ -5,11 +5,13 @@
 // first column is row names when its data cells are text, or its header is empty or
 // one of id/name/symbol/asset/ticker. A header column named label or truth (any case)
 // holds integer ground truth. Every other cell must be a finite float32.
-#include "csv_reader.h"
+#include "csv_matrix.h"
 #include "data_source.h"
+#include "file_bytes.h"
 #include "progress.h"
 #include "text_cells.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -44,97 +46,131 @@ float featureValue(const CsvReader& reader, const CsvField& field, std::size_t i
     return static_cast<float>(*value);
 }
 
-void checkWidth(const CsvReader& reader, const CsvRecord& record, std::size_t expected, const char* what)
+void checkWidth(const CsvReader& reader, const CsvRecord& record, std::size_t expected, bool header)
 {
     if (record.size() == expected) return;
-    const std::string message = "expected " + std::to_string(expected) + " fields (as in the " + what + "), found " +
-                                std::to_string(record.size());
+    const std::string message = "expected " + std::to_string(expected) + " fields (as in the " +
+                                (header ? "header" : "first row") + "), found " + std::to_string(record.size());
     if (record.size() > expected) reader.fail(record[expected], message);
     reader.fail(record.line, record.endColumn, message);
+}
+
+// The columns, from the first record and the one after it (when there is one).
+MatrixColumns detectColumns(const CsvReader& reader, const CsvRecord& first, const CsvRecord& second, bool hasSecond)
+{
+    MatrixColumns columns;
+    columns.width = first.size();
+    bool header = false;
+    for (std::size_t c = 1; c < columns.width; ++c) header = header || (!first[c].text.empty() && !isNumber(first[c]));
+    if (!header && !isNumber(first[0])) {
+        // Only the first cell is text: a header over numeric columns if the next row starts
+        // with a number, otherwise a data row whose first cell is its name.
+        header = columns.width == 1 || (hasSecond && second.size() > 0 && isNumber(second[0]));
+    }
+    if (header && !hasSecond) reader.fail(reader.line(), 1, "no data rows after the header");
+    if (header) {
+        for (const CsvField& field : first.fields) columns.headerNames.emplace_back(field.text);
+    }
+
+    const CsvRecord& firstData = header ? second : first;
+    checkWidth(reader, firstData, columns.width, header);
+    columns.idColumn = columns.width > 1 && (!isNumber(firstData[0]) || (header && isIdHeader(first[0].text)));
+
+    if (header) {
+        for (std::size_t c = columns.idColumn ? 1 : 0; c < columns.width; ++c) {
+            const std::string name = lowerTrimmed(first[c].text);
+            if (name != "label" && name != "truth") continue;
+            if (columns.truthColumn) reader.fail(first[c], fieldLabel(c, first[c].text) + ": a second ground-truth column (also " + fieldLabel(*columns.truthColumn, first[*columns.truthColumn].text) + ")");
+            columns.truthColumn = c;
+        }
+    }
+    for (std::size_t c = columns.idColumn ? 1 : 0; c < columns.width; ++c)
+        if (c != columns.truthColumn) columns.features.push_back(c);
+    if (columns.features.empty()) reader.fail(first.line, first.endColumn, "no feature columns (only names or labels)");
+    columns.limit = maxFeatureMagnitude(static_cast<std::int64_t>(columns.features.size()));
+    return columns;
+}
+
+// Files up to this size are read whole and serially; above it, the first records come
+// from this prefix and the rest is read in parallel blocks.
+constexpr std::size_t kHeadBytes = std::size_t(4) << 20;
+
+// The text of the file's head: its prefix up to the last whole line, when the file is
+// bigger than kHeadBytes and that prefix holds no quote (nothing can span its end).
+std::optional<std::string> plainHead(const std::string& path)
+{
+    if (fileSize(path) <= kHeadBytes) return std::nullopt;
+    std::string prefix = readFilePrefix(path, kHeadBytes);
+    const std::size_t lastNewline = prefix.rfind('\n');
+    if (lastNewline == std::string::npos || prefix.find('"') != std::string::npos) return std::nullopt;
+    prefix.resize(lastNewline + 1);
+    return prefix;
+}
+
+// The matrix read by reader from the start of its text. With headOnly, reader holds
+// only the file's head and the rows after the first two are read from the file in
+// blocks; nullopt when those found a quote.
+std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path, bool headOnly, Progress& progress)
+{
+    CsvRecord first;
+    if (!reader.next(first)) reader.fail(1, 1, "empty file: no header and no data");
+    CsvRecord second;
+    const bool hasSecond = reader.next(second);
+    const MatrixColumns columns = detectColumns(reader, first, second, hasSecond);
+    const bool header = !columns.headerNames.empty();
+
+    Dataset out;
+    out.source = path;
+    out.layout = Layout::Matrix;
+    out.cols = static_cast<std::int64_t>(columns.features.size());
+    if (header) {
+        for (std::size_t c : columns.features) out.colNames.push_back(columns.headerNames[c]);
+    }
+    if (!header) appendMatrixRow(reader, first, columns, out);
+    if (hasSecond) {
+        if (!headOnly) {
+            // Rough size from the second line, so big files do not regrow many times.
+            out.values.reserve(
+                static_cast<std::size_t>(out.cols) *
+                (reader.sizeBytes() / static_cast<std::size_t>(std::max<std::int64_t>(1, second.endColumn)) + 16));
+        }
+        appendMatrixRow(reader, second, columns, out);
+    }
+    if (headOnly) {
+        if (!appendMatrixRowsInBlocks(path, reader.position(), reader.line(), reader.delimiter(), columns, out, progress))
+            return std::nullopt;
+    } else {
+        CsvRecord record;
+        while (reader.next(record)) {
+            appendMatrixRow(reader, record, columns, out);
+            if ((out.rows & 1023) == 0) progress.update(reader.fraction());
+        }
+    }
+    if (out.values.capacity() > out.values.size() + out.values.size() / 2) out.values.shrink_to_fit();
+
+    std::string shape = std::to_string(out.rows) + " rows x " + std::to_string(out.cols) + " features";
+    std::string delimiter = reader.delimiter() == '\t' ? "tab" : std::string("'") + reader.delimiter() + "'";
+    out.notes.push_back("matrix: " + shape + ", delimiter " + delimiter + (header ? ", header" : ", no header") +
+                        (columns.idColumn ? ", id column" : "") + (columns.truthColumn ? ", ground truth column" : ""));
+    return out;
 }
 
 Dataset readMatrix(const std::string& path, const ProgressCallback& callback)
 {
     Progress progress(callback);
     progress.report(0.0);
-    CsvReader reader = CsvReader::fromFile(path);
-
-    CsvRecord first;
-    if (!reader.next(first)) reader.fail(1, 1, "empty file: no header and no data");
-    CsvRecord second;
-    const bool hasSecond = reader.next(second);
-    const std::size_t width = first.size();
-
-    bool header = false;
-    for (std::size_t c = 1; c < width; ++c) header = header || (!first[c].text.empty() && !isNumber(first[c]));
-    if (!header && !isNumber(first[0])) {
-        // Only the first cell is text: a header over numeric columns if the next row starts
-        // with a number, otherwise a data row whose first cell is its name.
-        header = width == 1 || (hasSecond && second.size() > 0 && isNumber(second[0]));
+    std::optional<Dataset> out;
+    if (const std::optional<std::string> head = plainHead(path)) {
+        CsvReader reader(path, *head);
+        out = readMatrixFrom(reader, path, true, progress);
     }
-    if (header && !hasSecond) reader.fail(reader.line(), 1, "no data rows after the header");
-
-    const CsvRecord& firstData = header ? second : first;
-    if (firstData.size() != width) checkWidth(reader, firstData, width, header ? "header" : "first row");
-    const bool idColumn = width > 1 && (!isNumber(firstData[0]) || (header && isIdHeader(first[0].text)));
-
-    std::optional<std::size_t> truthColumn;
-    if (header) {
-        for (std::size_t c = idColumn ? 1 : 0; c < width; ++c) {
-            const std::string name = lowerTrimmed(first[c].text);
-            if (name != "label" && name != "truth") continue;
-            if (truthColumn) reader.fail(first[c], fieldLabel(c, first[c].text) + ": a second ground-truth column (also " + fieldLabel(*truthColumn, first[*truthColumn].text) + ")");
-            truthColumn = c;
-        }
+    if (!out) {
+        // A small file, or a quote somewhere: fields may span lines, so it is read whole.
+        CsvReader reader = CsvReader::fromFile(path);
+        out = readMatrixFrom(reader, path, false, progress);
     }
-    std::vector<std::size_t> features;
-    for (std::size_t c = idColumn ? 1 : 0; c < width; ++c)
-        if (c != truthColumn) features.push_back(c);
-    if (features.empty()) reader.fail(first.line, first.endColumn, "no feature columns (only names or labels)");
-
-    Dataset out;
-    out.source = path;
-    out.layout = Layout::Matrix;
-    out.cols = static_cast<std::int64_t>(features.size());
-    const double limit = maxFeatureMagnitude(out.cols);
-    if (header) {
-        for (std::size_t c : features) out.colNames.emplace_back(first[c].text);
-    }
-    const auto addRow = [&](const CsvRecord& record) {
-        checkWidth(reader, record, width, header ? "header" : "first row");
-        for (std::size_t c : features)
-            out.values.push_back(featureValue(reader, record[c], c, header ? first[c].text : std::string_view(), limit, out.cols));
-        if (idColumn) out.rowNames.emplace_back(record[0].text);
-        if (truthColumn) {
-            const CsvField& field = record[*truthColumn];
-            const auto label = parseInt32(field.text);
-            const std::string at = fieldLabel(*truthColumn, first[*truthColumn].text) + ": ";
-            if (!label) reader.fail(field, at + "ground-truth label must be an integer: '" + excerpt(field.text) + "'");
-            // Metrics treat labels as cluster ids; a negative "unknown" marker would be scored as a cluster.
-            if (*label < 0) reader.fail(field, at + "ground-truth label must not be negative: '" + excerpt(field.text) + "'");
-            out.truth.push_back(*label);
-        }
-        ++out.rows;
-        if ((out.rows & 1023) == 0) progress.update(reader.fraction());
-    };
-    if (!header) addRow(first);
-    if (hasSecond) {
-        // Rough size from the second line, so big files do not regrow many times.
-        out.values.reserve(
-            static_cast<std::size_t>(out.cols) *
-            (reader.sizeBytes() / static_cast<std::size_t>(std::max<std::int64_t>(1, second.endColumn)) + 16));
-        addRow(second);
-    }
-    CsvRecord record;
-    while (reader.next(record)) addRow(record);
-    if (out.values.capacity() > out.values.size() + out.values.size() / 2) out.values.shrink_to_fit();
-
-    std::string shape = std::to_string(out.rows) + " rows x " + std::to_string(out.cols) + " features";
-    std::string delimiter = reader.delimiter() == '\t' ? "tab" : std::string("'") + reader.delimiter() + "'";
-    out.notes.push_back("matrix: " + shape + ", delimiter " + delimiter + (header ? ", header" : ", no header") +
-                        (idColumn ? ", id column" : "") + (truthColumn ? ", ground truth column" : ""));
     progress.report(1.0);
-    return out;
+    return std::move(*out);
 }
 
 class CsvSource final : public DataSource {
@@ -155,6 +191,25 @@ public:
 };
 
 }  // namespace
+
+void appendMatrixRow(const CsvReader& reader, const CsvRecord& record, const MatrixColumns& columns, Dataset& out)
+{
+    checkWidth(reader, record, columns.width, !columns.headerNames.empty());
+    for (std::size_t c : columns.features)
+        out.values.push_back(featureValue(reader, record[c], c, columns.headerName(c), columns.limit, out.cols));
+    if (columns.idColumn) out.rowNames.emplace_back(record[0].text);
+    if (columns.truthColumn) {
+        const std::size_t c = *columns.truthColumn;
+        const CsvField& field = record[c];
+        const auto label = parseInt32(field.text);
+        const std::string at = fieldLabel(c, columns.headerName(c)) + ": ";
+        if (!label) reader.fail(field, at + "ground-truth label must be an integer: '" + excerpt(field.text) + "'");
+        // Metrics treat labels as cluster ids; a negative "unknown" marker would be scored as a cluster.
+        if (*label < 0) reader.fail(field, at + "ground-truth label must not be negative: '" + excerpt(field.text) + "'");
+        out.truth.push_back(*label);
+    }
+    ++out.rows;
+}
 
 std::unique_ptr<DataSource> makeCsvSource()
 {

@@ -1,0 +1,212 @@
+// The parallel block reader of big matrix CSV files (see csv_matrix.h).
+//
+// The file is read a round at a time (a few MiB per thread) into one buffer, cut at
+// line ends into one block per thread, and each block is parsed on its own into a
+// small part; the parts are appended to the dataset in file order. Lines are cut at
+// newlines, which is exact as long as no field is quoted: a quote anywhere sends the
+// file back to the serial reader.
+#include "csv_matrix.h"
+
+#include "file_bytes.h"
+#include "text_cells.h"
+
+#include "engine/core/error.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+
+namespace clusterdesk::data {
+namespace {
+
+constexpr std::size_t kBlockBytes = std::size_t(4) << 20;  // text per thread and round
+
+struct Part {
+    Dataset rows;
+    std::exception_ptr error;  // the first bad line of the block
+    bool quote = false;        // the block holds a '"': read the file serially
+};
+
+struct BlockParser {
+    const std::string& path;
+    char delimiter;
+    const MatrixColumns& columns;
+    std::size_t maxLineBytes;
+
+    bool isSpace(char c) const { return c == ' ' || (c == '\t' && delimiter != '\t'); }
+
+    // The line as plain numbers: false when it is not that simple (then the serial
+    // reader takes it). Blank lines add nothing and are simple.
+    bool parseFast(const char* begin, const char* end, Dataset& out) const
+    {
+        if (static_cast<std::size_t>(end - begin) > maxLineBytes) return false;
+        const char* p = begin;
+        while (p < end && (isSpace(*p) || *p == '\r')) ++p;
+        if (p == end) return true;
+        const std::size_t valuesBefore = out.values.size();
+        const char* field = begin;
+        for (std::size_t c = 0; c < columns.width; ++c) {
+            const auto* delim = static_cast<const char*>(std::memchr(field, delimiter, static_cast<std::size_t>(end - field)));
+            // Too few fields (no delimiter before the last) or too many (one after it).
+            if ((c + 1 < columns.width) != (delim != nullptr)) return undo(out, valuesBefore);
+            const char* fieldEnd = delim ? delim : end;
+            const char* a = field;
+            const char* b = fieldEnd;
+            while (a < b && isSpace(*a)) ++a;
+            while (b > a && (isSpace(b[-1]) || b[-1] == '\r')) --b;
+            const std::string_view text(a, static_cast<std::size_t>(b - a));
+            if (c == 0 && columns.idColumn) {
+                out.rowNames.emplace_back(text);
+            } else if (columns.truthColumn && c == *columns.truthColumn) {
+                const auto label = parseInt32(text);
+                if (!label || *label < 0) return undo(out, valuesBefore);
+                out.truth.push_back(*label);
+            } else {
+                const auto value = text.empty() ? std::nullopt : parseDouble(text);
+                if (!value || !(std::fabs(*value) <= columns.limit)) return undo(out, valuesBefore);
+                out.values.push_back(static_cast<float>(*value));
+            }
+            field = fieldEnd + 1;
+        }
+        ++out.rows;
+        return true;
+    }
+
+    // Drops what a line appended before it turned out not to be simple.
+    bool undo(Dataset& out, std::size_t valuesBefore) const
+    {
+        const auto rowsBefore = static_cast<std::size_t>(out.rows);
+        out.values.resize(valuesBefore);
+        if (columns.idColumn) out.rowNames.resize(rowsBefore);
+        if (columns.truthColumn) out.truth.resize(rowsBefore);
+        return false;
+    }
+
+    // Parses [begin, end) (whole lines; `line` is the first one's number) into part.
+    void parse(const char* begin, const char* end, std::int64_t line, Part& part) const
+    {
+        if (std::memchr(begin, '"', static_cast<std::size_t>(end - begin))) {
+            part.quote = true;
+            return;
+        }
+        try {
+            for (const char* p = begin; p < end; ++line) {
+                const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+                const char* lineEnd = nl ? nl : end;
+                if (!isPlain(p, lineEnd) || !parseFast(p, lineEnd, part.rows)) parseSerially(p, lineEnd, line, part.rows);
+                p = nl ? nl + 1 : end;
+            }
+        } catch (...) {
+            part.error = std::current_exception();
+        }
+    }
+
+    // ASCII without NUL: nothing the validation of the serial reader would refuse.
+    static bool isPlain(const char* begin, const char* end)
+    {
+        unsigned char any = 0, nul = 1;
+        for (const char* p = begin; p < end; ++p) {
+            const auto c = static_cast<unsigned char>(*p);
+            any |= c;
+            nul &= c != 0;
+        }
+        return any < 0x80 && nul;
+    }
+
+    void parseSerially(const char* begin, const char* end, std::int64_t line, Dataset& out) const
+    {
+        CsvOptions options;
+        options.delimiter = delimiter;
+        options.maxLineBytes = maxLineBytes;
+        options.firstLine = line;
+        CsvReader reader(path, std::string(begin, end), options);
+        CsvRecord record;
+        if (reader.next(record)) appendMatrixRow(reader, record, columns, out);
+    }
+};
+
+}  // namespace
+
+bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std::int64_t firstLine, char delimiter,
+                              const MatrixColumns& columns, Dataset& out, Progress& progress)
+{
+    const BlockParser parser{path, delimiter, columns, CsvOptions().maxLineBytes};
+    File file = openRegularFile(path);
+    const std::uint64_t size = fileSize(path);
+    if (std::fseek(file.get(), static_cast<long>(offset), SEEK_SET) != 0) throw DataError(path, 0, 0, "cannot seek in the file");
+    const int threads = std::max(1, omp_get_max_threads());
+    // A round holds every thread's block, and at least two of the longest lines accepted.
+    const std::size_t roundBytes = std::max(kBlockBytes * threads, 2 * parser.maxLineBytes + 2);
+    std::vector<char> buffer(roundBytes);
+    std::vector<Part> parts(threads);
+    std::size_t carried = 0;  // bytes of an unfinished line kept from the last round
+    std::uint64_t consumed = offset;
+    std::int64_t line = firstLine;
+    bool reserved = false;
+    while (true) {
+        const std::size_t read = std::fread(buffer.data() + carried, 1, buffer.size() - carried, file.get());
+        if (read == 0 && std::ferror(file.get())) throw DataError(path, 0, 0, "cannot read the file");
+        const std::size_t filled = carried + read;
+        const bool last = read == 0 || consumed + filled >= size;
+        if (filled == 0) break;
+        // Whole lines only, except at the end of the file.
+        std::size_t cut = filled;
+        if (!last) {
+            const char* nl = nullptr;
+            for (std::size_t i = filled; i > 0 && !nl; --i)
+                if (buffer[i - 1] == '\n') nl = buffer.data() + i - 1;
+            // No line end in a full round: a line longer than accepted; the serial reader says so.
+            cut = nl ? static_cast<std::size_t>(nl - buffer.data()) + 1 : filled;
+        }
+        // One block per thread, cut after a newline; each knows its first line's number.
+        std::vector<std::size_t> bounds{0};
+        std::vector<std::int64_t> lines{line};
+        for (int t = 1; t < threads; ++t) {
+            std::size_t b = std::max(bounds.back(), cut * t / threads);
+            const void* nl = b < cut ? std::memchr(buffer.data() + b, '\n', cut - b) : nullptr;
+            b = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : cut;
+            lines.push_back(lines.back() + std::count(buffer.data() + bounds.back(), buffer.data() + b, '\n'));
+            bounds.push_back(b);
+        }
+        bounds.push_back(cut);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+        for (int t = 0; t < threads; ++t) {
+            parts[t] = Part{};
+            parts[t].rows.cols = out.cols;
+            parser.parse(buffer.data() + bounds[t], buffer.data() + bounds[t + 1], lines[t], parts[t]);
+        }
+        if (std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.quote; })) return false;
+        if (!reserved) {
+            // The file's row count from the first round's bytes per row, so the rows are
+            // not regrown (twice their memory) while they are appended.
+            std::int64_t roundRows = 0;
+            for (const Part& part : parts) roundRows += part.rows.rows;
+            const double rowBytes = static_cast<double>(cut) / static_cast<double>(std::max<std::int64_t>(1, roundRows));
+            const auto rows = static_cast<std::size_t>(out.rows + roundRows + 16 +
+                                                       1.02 * static_cast<double>(size - consumed - cut) / rowBytes);
+            out.values.reserve(rows * static_cast<std::size_t>(out.cols));
+            if (columns.idColumn) out.rowNames.reserve(rows);
+            if (columns.truthColumn) out.truth.reserve(rows);
+            reserved = true;
+        }
+        for (Part& part : parts) {
+            if (part.error) std::rethrow_exception(part.error);
+            out.values.insert(out.values.end(), part.rows.values.begin(), part.rows.values.end());
+            std::move(part.rows.rowNames.begin(), part.rows.rowNames.end(), std::back_inserter(out.rowNames));
+            out.truth.insert(out.truth.end(), part.rows.truth.begin(), part.rows.truth.end());
+            out.rows += part.rows.rows;
+        }
+        line = lines.back() + std::count(buffer.data() + bounds[threads - 1], buffer.data() + cut, '\n');
+        consumed += cut;
+        carried = filled - cut;
+        std::memmove(buffer.data(), buffer.data() + cut, carried);
+        progress.update(static_cast<double>(consumed) / static_cast<double>(std::max<std::uint64_t>(1, size)));
+        if (last && carried == 0) break;
+    }
+    return true;
+}
+
+}  // namespace clusterdesk::data

@@ -1,0 +1,142 @@
+// Big matrix CSV files (over the 4 MiB head) are read in parallel blocks: the same
+// rows, names, truth and hash as the serial reader, and the same errors at the file's
+// line and column, wherever in the file and in whichever block they fall.
+#include "engine/data/load.h"
+
+#include "data_test_support.h"
+
+#include "doctest_support.h"
+#include "temp_dir.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace clusterdesk;
+
+namespace {
+
+constexpr int kRows = 240000;  // about 7 MiB of text: the head, then two rounds of blocks
+
+Dataset loadMatrix(const std::string& path)
+{
+    LoadOptions options;
+    options.layout = Layout::Matrix;
+    return loadDataset(path, options);
+}
+
+float valueOf(int row, int col)
+{
+    return static_cast<float>(row % 1000) * 0.25f - static_cast<float>(col) * 1.5f;
+}
+
+// Line i + 2 holds row i (after the header line); every 1000th row is written with
+// spaces around its cells and a CR, every 7000th line is followed by a blank line.
+// `header` is the first line, `lastName` the last row's name cell.
+std::string matrixText(const std::string& header, const std::string& lastName = "r_last")
+{
+    std::string text = header + "\n";
+    char cell[64];
+    for (int i = 0; i < kRows; ++i) {
+        text += i + 1 == kRows ? lastName : "r" + std::to_string(i);
+        const bool spaced = i % 1000 == 999;
+        for (int c = 0; c < 3; ++c) {
+            std::snprintf(cell, sizeof cell, spaced ? ", %.9g " : ",%.9g", static_cast<double>(valueOf(i, c)));
+            text += cell;
+        }
+        text += "," + std::to_string(i % 5) + (spaced ? "\r\n" : "\n");
+        if (i % 7000 == 6999) text += "\n";
+    }
+    return text;
+}
+
+// The 1-based line of row i in matrixText.
+int lineOf(int row)
+{
+    return row + 2 + row / 7000;
+}
+
+}  // namespace
+
+TEST_CASE("bigFileRowsEqualTheSerialReader")
+{
+    test::TempDir dir;
+    const Dataset blocks = loadMatrix(test::writeFile(dir, "plain.csv", matrixText("id,x,y,z,label")));
+    // A quote in the head sends the file to the serial reader; the header names are not hashed.
+    const Dataset serial = loadMatrix(test::writeFile(dir, "quoted.csv", matrixText("id,\"x\",y,z,label")));
+    REQUIRE_EQ(blocks.rows, std::int64_t{kRows});
+    REQUIRE_EQ(blocks.cols, std::int64_t{3});
+    for (int i : {0, 1, 998, 999, 7000, kRows / 2, kRows - 1}) {
+        for (int c = 0; c < 3; ++c) REQUIRE_EQ(blocks.row(i)[c], valueOf(i, c));
+        REQUIRE_EQ(blocks.truth[i], i % 5);
+    }
+    REQUIRE_EQ(blocks.rowNames[kRows / 2], "r" + std::to_string(kRows / 2));
+    REQUIRE_EQ(blocks.rowNames.back(), "r_last");
+    REQUIRE_EQ(blocks.values, serial.values);
+    REQUIRE_EQ(blocks.rowNames, serial.rowNames);
+    REQUIRE_EQ(blocks.truth, serial.truth);
+    REQUIRE_EQ(blocks.contentHash(), serial.contentHash());
+    REQUIRE_EQ(blocks.notes, serial.notes);
+}
+
+TEST_CASE("aQuoteAfterTheHeadFallsBackToTheSerialReader")
+{
+    test::TempDir dir;
+    // A quoted name holding the delimiter and a newline: split at newlines, it would be two bad lines.
+    const Dataset d = loadMatrix(test::writeFile(dir, "late-quote.csv", matrixText("id,x,y,z,label", "\"last, a\nname\"")));
+    REQUIRE_EQ(d.rows, std::int64_t{kRows});
+    REQUIRE_EQ(d.rowNames.back(), "last, a\nname");
+    REQUIRE_EQ(d.row(kRows - 1)[2], valueOf(kRows - 1, 2));
+}
+
+namespace {
+
+struct DeepError {
+    std::string tag;
+    int row;            // the row whose line is replaced
+    std::string line;   // its new text
+    int column;         // expected column
+    std::string fragment;
+};
+
+}  // namespace
+
+TEST_CASE("errorsDeepInABigFileNameTheirLineAndColumn")
+{
+    const std::vector<DeepError> cases{
+        {"not a number in the first block", 5000, "r5000,1,x2,3,0", 9, "field 3 (y): not a number: 'x2'"},
+        {"not a number in a later block", kRows - 10, "rX,1,2,3e,0", 8, "field 4 (z): not a number: '3e'"},
+        {"too many fields", kRows / 2, "rY,1,2,3,4,5", 12, "expected 5 fields (as in the header), found 6"},
+        {"too few fields", kRows / 3, "rZ,1,2,3", 9, "expected 5 fields (as in the header), found 4"},
+        {"empty cell", 100000, "r,1,,3,0", 5, "field 3 (y): empty cell"},
+        {"negative label", 150000, "r,1,2,3,-1", 9, "must not be negative"},
+        {"too large", 200000, "r,1,2,1e30,0", 7, "'1e30' is too large"},
+        {"invalid UTF-8 in a name", 170000, "r\xC3(,1,2,3,0", 2, "invalid UTF-8"},
+        {"NUL byte", 60000, std::string("r,1,2\0,3,0", 10), 6, "NUL byte"},
+    };
+    for (const DeepError& error : cases) {
+        SUBCASE(error.tag.c_str())
+        {
+            std::string text = matrixText("id,x,y,z,label");
+            const std::string name = "r" + std::to_string(error.row) + ",";
+            const std::size_t at = text.find("\n" + name) + 1;
+            const std::size_t end = text.find('\n', at);
+            text.replace(at, end - at, error.line);
+            test::TempDir dir;
+            const std::string path = test::writeFile(dir, "bad.csv", text);
+            CD_EXPECT_DATA_ERROR(loadMatrix(path), path, lineOf(error.row), error.column, error.fragment);
+        }
+    }
+}
+
+TEST_CASE("theFirstErrorInTheFileIsTheOneReported")
+{
+    std::string text = matrixText("id,x,y,z,label");
+    for (int row : {kRows - 5, 20000}) {
+        const std::size_t at = text.find("\nr" + std::to_string(row) + ",") + 1;
+        text.replace(at, text.find('\n', at) - at, "bad" + std::to_string(row) + ",1,2,?,0");
+    }
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "two-bad.csv", text);
+    CD_EXPECT_DATA_ERROR(loadMatrix(path), path, lineOf(20000), 14, "'?'");
+}
