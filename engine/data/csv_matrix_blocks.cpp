@@ -26,6 +26,7 @@ constexpr std::size_t kBlockBytes = std::size_t(4) << 20;  // text per thread an
 
 struct Part {
     Dataset rows;
+    std::int64_t newlines = 0; // line ends in the block
     std::exception_ptr error;  // the first bad line of the block
     bool quote = false;        // the block holds a '"': read the file serially
 };
@@ -85,18 +86,24 @@ struct BlockParser {
         return false;
     }
 
-    // Parses [begin, end) (whole lines; `line` is the first one's number) into part.
-    void parse(const char* begin, const char* end, std::int64_t line, Part& part) const
+    // Parses [begin, end) (whole lines) into part. The block's first line number is
+    // counted from roundStart (the round's first byte, on line roundLine) only when a
+    // line needs it: for an error message.
+    void parse(const char* roundStart, std::int64_t roundLine, const char* begin, const char* end, Part& part) const
     {
         if (std::memchr(begin, '"', static_cast<std::size_t>(end - begin))) {
             part.quote = true;
             return;
         }
         try {
-            for (const char* p = begin; p < end; ++line) {
+            for (const char* p = begin; p < end;) {
                 const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
                 const char* lineEnd = nl ? nl : end;
-                if (!isPlain(p, lineEnd) || !parseFast(p, lineEnd, part.rows)) parseSerially(p, lineEnd, line, part.rows);
+                if (!isPlain(p, lineEnd) || !parseFast(p, lineEnd, part.rows)) {
+                    const std::int64_t line = roundLine + std::count(roundStart, begin, '\n') + part.newlines;
+                    parseSerially(p, lineEnd, line, part.rows);
+                }
+                part.newlines += nl != nullptr;
                 p = nl ? nl + 1 : end;
             }
         } catch (...) {
@@ -161,22 +168,19 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
             // No line end in a full round: a line longer than accepted; the serial reader says so.
             cut = nl ? static_cast<std::size_t>(nl - buffer.data()) + 1 : filled;
         }
-        // One block per thread, cut after a newline; each knows its first line's number.
+        // One block per thread, cut after a newline.
         std::vector<std::size_t> bounds{0};
-        std::vector<std::int64_t> lines{line};
         for (int t = 1; t < threads; ++t) {
             std::size_t b = std::max(bounds.back(), cut * t / threads);
             const void* nl = b < cut ? std::memchr(buffer.data() + b, '\n', cut - b) : nullptr;
-            b = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : cut;
-            lines.push_back(lines.back() + std::count(buffer.data() + bounds.back(), buffer.data() + b, '\n'));
-            bounds.push_back(b);
+            bounds.push_back(nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : cut);
         }
         bounds.push_back(cut);
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
         for (int t = 0; t < threads; ++t) {
             parts[t] = Part{};
             parts[t].rows.cols = out.cols;
-            parser.parse(buffer.data() + bounds[t], buffer.data() + bounds[t + 1], lines[t], parts[t]);
+            parser.parse(buffer.data(), line, buffer.data() + bounds[t], buffer.data() + bounds[t + 1], parts[t]);
         }
         if (std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.quote; })) return false;
         if (!reserved) {
@@ -199,7 +203,7 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
             out.truth.insert(out.truth.end(), part.rows.truth.begin(), part.rows.truth.end());
             out.rows += part.rows.rows;
         }
-        line = lines.back() + std::count(buffer.data() + bounds[threads - 1], buffer.data() + cut, '\n');
+        for (const Part& part : parts) line += part.newlines;
         consumed += cut;
         carried = filled - cut;
         std::memmove(buffer.data(), buffer.data() + cut, carried);
