@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <optional>
 
 namespace clusterdesk::data {
 namespace {
@@ -27,6 +28,7 @@ constexpr std::size_t kBlockBytes = std::size_t(4) << 20;  // text per thread an
 struct Part {
     Dataset rows;
     std::int64_t newlines = 0; // line ends in the block
+    std::optional<std::int64_t> firstLine;  // counted when a line first needs it
     std::exception_ptr error;  // the first bad line of the block
     bool quote = false;        // the block holds a '"': read the file serially
 };
@@ -87,8 +89,8 @@ struct BlockParser {
     }
 
     // Parses [begin, end) (whole lines) into part. The block's first line number is
-    // counted from roundStart (the round's first byte, on line roundLine) only when a
-    // line needs it: for an error message.
+    // counted from roundStart (the round's first byte, on line roundLine) once, when
+    // a line first needs it: one the serial reader takes.
     void parse(const char* roundStart, std::int64_t roundLine, const char* begin, const char* end, Part& part) const
     {
         if (std::memchr(begin, '"', static_cast<std::size_t>(end - begin))) {
@@ -100,8 +102,8 @@ struct BlockParser {
                 const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
                 const char* lineEnd = nl ? nl : end;
                 if (!isPlain(p, lineEnd) || !parseFast(p, lineEnd, part.rows)) {
-                    const std::int64_t line = roundLine + std::count(roundStart, begin, '\n') + part.newlines;
-                    parseSerially(p, lineEnd, line, part.rows);
+                    if (!part.firstLine) part.firstLine = roundLine + std::count(roundStart, begin, '\n');
+                    parseSerially(p, lineEnd, *part.firstLine + part.newlines, part.rows);
                 }
                 part.newlines += nl != nullptr;
                 p = nl ? nl + 1 : end;
@@ -146,7 +148,9 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
     if (std::fseek(file.get(), static_cast<long>(offset), SEEK_SET) != 0) throw DataError(path, 0, 0, "cannot seek in the file");
     const int threads = std::max(1, omp_get_max_threads());
     // A round holds every thread's block, and at least two of the longest lines accepted.
-    const std::size_t roundBytes = std::max(kBlockBytes * threads, 2 * parser.maxLineBytes + 2);
+    // At most 64 MiB in all, however many threads.
+    const std::size_t roundBytes =
+        std::max(std::min(kBlockBytes * threads, std::size_t(64) << 20), 2 * parser.maxLineBytes + 2);
     std::vector<char> buffer(roundBytes);
     std::vector<Part> parts(threads);
     std::size_t carried = 0;  // bytes of an unfinished line kept from the last round
@@ -165,8 +169,13 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
             const char* nl = nullptr;
             for (std::size_t i = filled; i > 0 && !nl; --i)
                 if (buffer[i - 1] == '\n') nl = buffer.data() + i - 1;
-            // No line end in a full round: a line longer than accepted; the serial reader says so.
+            // No line end in a full round: a line longer than accepted; the serial reader
+            // says so, given the round cut before the last (maybe partial) UTF-8 character.
             cut = nl ? static_cast<std::size_t>(nl - buffer.data()) + 1 : filled;
+            if (!nl) {
+                while (cut > 0 && (static_cast<unsigned char>(buffer[cut - 1]) & 0xC0) == 0x80) --cut;
+                if (cut > 0 && static_cast<unsigned char>(buffer[cut - 1]) >= 0xC0) --cut;
+            }
         }
         // One block per thread, cut after a newline.
         std::vector<std::size_t> bounds{0};
@@ -189,8 +198,8 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
             std::int64_t roundRows = 0;
             for (const Part& part : parts) roundRows += part.rows.rows;
             const double rowBytes = static_cast<double>(cut) / static_cast<double>(std::max<std::int64_t>(1, roundRows));
-            const auto rows = static_cast<std::size_t>(out.rows + roundRows + 16 +
-                                                       1.02 * static_cast<double>(size - consumed - cut) / rowBytes);
+            const std::uint64_t left = size > consumed + cut ? size - consumed - cut : 0;  // the file may have shrunk
+            const auto rows = static_cast<std::size_t>(out.rows + roundRows + 16 + 1.02 * static_cast<double>(left) / rowBytes);
             out.values.reserve(rows * static_cast<std::size_t>(out.cols));
             if (columns.idColumn) out.rowNames.reserve(rows);
             if (columns.truthColumn) out.truth.reserve(rows);

@@ -109,13 +109,16 @@ std::optional<std::string> plainHead(const std::string& path)
 
 // The matrix read by reader from the start of its text. With headOnly, reader holds
 // only the file's head and the rows after the first two are read from the file in
-// blocks; nullopt when those found a quote.
+// blocks; nullopt when the head lacks two records (blank lines can fill it) or the
+// blocks found a quote.
 std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path, bool headOnly, Progress& progress)
 {
     CsvRecord first;
-    if (!reader.next(first)) reader.fail(1, 1, "empty file: no header and no data");
     CsvRecord second;
-    const bool hasSecond = reader.next(second);
+    const bool hasFirst = reader.next(first);
+    const bool hasSecond = hasFirst && reader.next(second);
+    if (headOnly && !hasSecond) return std::nullopt;
+    if (!hasFirst) reader.fail(1, 1, "empty file: no header and no data");
     const MatrixColumns columns = detectColumns(reader, first, second, hasSecond);
     const bool header = !columns.headerNames.empty();
 

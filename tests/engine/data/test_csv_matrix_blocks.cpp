@@ -8,6 +8,8 @@
 #include "doctest_support.h"
 #include "temp_dir.h"
 
+#include <omp.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -139,4 +141,44 @@ TEST_CASE("theFirstErrorInTheFileIsTheOneReported")
     test::TempDir dir;
     const std::string path = test::writeFile(dir, "two-bad.csv", text);
     CD_EXPECT_DATA_ERROR(loadMatrix(path), path, lineOf(20000), 14, "'?'");
+}
+
+TEST_CASE("nonAsciiNamesTakeTheSerialPathLineByLine")
+{
+    std::string text = "name,x\n";
+    for (int i = 0; i < 400000; ++i) text += "caf\xC3\xA9_" + std::to_string(i) + "," + std::to_string(i % 100) + "\n";
+    test::TempDir dir;
+    const Dataset d = loadMatrix(test::writeFile(dir, "names.csv", text));
+    REQUIRE_EQ(d.rows, std::int64_t{400000});
+    REQUIRE_EQ(d.rowNames[399999], "caf\xC3\xA9_399999");
+    REQUIRE_EQ(d.row(399999)[0], 99.0f);
+}
+
+TEST_CASE("aHeadOfBlankLinesIsReadSerially")
+{
+    // The 4 MiB head holds the header and blank lines only: the data row is beyond it.
+    const std::string text = "a,b\n" + std::string((4 << 20) + 10, '\n') + "1,2\n";
+    test::TempDir dir;
+    const Dataset d = loadMatrix(test::writeFile(dir, "blank-head.csv", text));
+    REQUIRE_EQ(d.rows, std::int64_t{1});
+    REQUIRE_EQ(d.colNames, std::vector<std::string>{"a", "b"});
+    REQUIRE_EQ(d.values, std::vector<float>{1, 2});
+}
+
+TEST_CASE("aLineLongerThanARoundIsRefusedAtItsLimit")
+{
+    // Three-byte characters, so a round's end can fall inside one: one thread reads
+    // 4 MiB a round, which ends 1 byte into a character here.
+    struct OneThread {
+        int before = omp_get_max_threads();
+        OneThread() { omp_set_num_threads(1); }
+        ~OneThread() { omp_set_num_threads(before); }
+    } oneThread;
+    std::string text = "a,b\n1,2\n";
+    for (int i = 0; i < 2000000; ++i) text += "\xE2\x82\xAC";
+    text += "\n3,4\n";
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "long-line.csv", text);
+    // The serial reader's message: the column of byte 1 MiB of the line, in characters.
+    CD_EXPECT_DATA_ERROR(loadMatrix(path), path, 3, (1 << 20) / 3 + 2, "line longer than 1048576 bytes");
 }
