@@ -2,6 +2,7 @@
 
 #include "../row_functors.h"
 #include "host_gemm.h"
+#include "tile_search.h"
 
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -132,7 +133,7 @@ public:
     {
         const int threads = omp_get_max_threads();
         return cpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread, " : " threads, ") +
-               host::blasName() + ")";
+               host::blasName() + ", " + host::tileInstructionSet() + " tiles)";
     }
 
     std::unique_ptr<ResidentShard> uploadImpl(RowsView rows, Index firstGlobalRow) override
@@ -221,8 +222,10 @@ public:
         searchRows(shard, centroids, k, mode, shard.inDoubt, {.bounds = true});
     }
 
-    // Most rows in doubt (early iterations): one contiguous pass beats gathering them.
-    double fullPassShare() const override { return 0.5; }
+    // Many rows in doubt (early iterations, noise): one contiguous pass beats tightening
+    // and gathering them. Measured on 1M x 32 noise, k = 64, with the tile kernels: a
+    // bounded pass over a quarter of the rows costs as much as a full pass.
+    double fullPassShare() const override { return 0.25; }
 
     void refreshDistancesImpl(ResidentShard& s, std::span<const float> centroids, int) override
     {
@@ -379,9 +382,9 @@ public:
 
 private:
     // Nearest centroid for every row (rows empty) or the listed rows, optionally
-    // refreshing the Hamerly bounds. Exact mode: ExactNearestT. Fast mode: the fused
-    // FastNearestT for few dimensions; OpenBLAS blocks + FastArgmin for many, where a
-    // GEMM runs near peak (the crossover is measured by clusterdesk-worker --bench).
+    // refreshing the Hamerly bounds. Up to kTileDims dimensions: the tile kernels
+    // (tile_search.h), both modes. More: in fast mode, OpenBLAS blocks + FastArgmin, where
+    // a GEMM runs near peak; in exact mode (and for row lists) ExactNearestT or FastNearestT.
     static void searchRows(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                            std::span<const Index> rows, SearchOutput output)
     {
@@ -389,7 +392,7 @@ private:
             assignByGemm(shard, centroids, k, output.bounds);
             return;
         }
-        if (shard.colCount <= detail::kTileDims) {
+        if (shard.colCount <= host::kTileDims) {
             searchTiled(shard, centroids, k, mode, rows, output);
             return;
         }
@@ -420,28 +423,24 @@ private:
                 keep ? output.keepNearerFrom : 0};
     }
 
-    // Few dimensions: rows side by side in SIMD lanes (TileNearestT).
+    // Few dimensions: rows side by side in SIMD lanes (tile_search.h).
     static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                             std::span<const Index> rows, SearchOutput output)
     {
-        constexpr int kLanes = 16;
-        constexpr int kStep = 8;
         const Index d = shard.colCount;
         const Targets t = targets(shard, rows, output);
-        const Index calls = (t.count + kLanes - 1) / kLanes;
+        host::TileJob job{shard.data, d, centroids.data(), nullptr, nullptr, k, t.count, shard.labels.data(),
+                          shard.dist.data(), t.rowIndex, t.upper, t.lower, 0.f, t.keep, t.labelOffset};
         if (mode == Mode::Exact) {
-            forEachRow(calls, detail::TileNearestT<kLanes, kStep, true>{shard.data, d, centroids.data(), nullptr, nullptr, k,
-                                                                        t.count, shard.labels.data(), shard.dist.data(),
-                                                                        t.rowIndex, t.upper, t.lower, 0.f, t.keep,
-                                                                        t.labelOffset});
+            host::searchTiles(job, true);
             return;
         }
         ensureNorms(shard);
         const std::vector<float> centroidNorms = squaredNorms(centroids, d);
-        forEachRow(calls, detail::TileNearestT<kLanes, kStep, false>{shard.data, d, centroids.data(), centroidNorms.data(),
-                                                                     shard.norms.data(), k, t.count, shard.labels.data(),
-                                                                     shard.dist.data(), t.rowIndex, t.upper, t.lower,
-                                                                     maxOf(centroidNorms), t.keep, t.labelOffset});
+        job.centroidNorms = centroidNorms.data();
+        job.rowNorms = shard.norms.data();
+        job.maxCentroidNorm = maxOf(centroidNorms);
+        host::searchTiles(job, false);
     }
 
     template <int Lanes>
