@@ -25,7 +25,15 @@
 #define CD_HAVE_X86_TILES 1
 #define CD_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define CD_TARGET_AVX2_FLAT __attribute__((target("avx2,fma"), flatten))
-#define CD_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma,tune=generic"), flatten))
+// GCC tuned for the build machine (-march=native names a Zen 3 on a Zen 5) spends a
+// quarter more time in the AVX-512 tiles than tuned for no CPU in particular.
+#if defined(__clang__)
+#define CD_TUNE_GENERIC ""
+#else
+#define CD_TUNE_GENERIC ",tune=generic"
+#endif
+#define CD_TARGET_AVX512 \
+    __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma" CD_TUNE_GENERIC), flatten))
 #endif
 
 namespace clusterdesk::kernels::host {
