@@ -291,14 +291,21 @@ struct BoundedCheck {
     float* lower;
     std::uint8_t* flagged;
 
-    CD_HD void operator()(std::int64_t i) const
+    // Row i's bounds after the move (l, u), and whether its centroid may have lost.
+    CD_HD bool inDoubt(std::int64_t i, float& l, float& u) const
     {
         const std::int32_t a = labels[i];
-        const float l = roundedDown(lower[i] - otherShift[a]);
-        const float u = roundedUp(upper[i] + shift[a]);
+        l = roundedDown(lower[i] - otherShift[a]);
+        u = roundedUp(upper[i] + shift[a]);
+        return !(u * (1.f + margin) < (l > halfGap[a] ? l : halfGap[a]) * (1.f - margin));
+    }
+
+    CD_HD void operator()(std::int64_t i) const
+    {
+        float l, u;
+        flagged[i] = inDoubt(i, l, u) ? 1 : 0;
         lower[i] = l;
         upper[i] = u;
-        flagged[i] = u * (1.f + margin) < (l > halfGap[a] ? l : halfGap[a]) * (1.f - margin) ? 0 : 1;
     }
 };
 
