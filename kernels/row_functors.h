@@ -427,20 +427,44 @@ struct UpdateNearestT {
 
 using UpdateNearest = UpdateNearestT<>;
 
+// |x|^2 for one row: an fma chain over dimensions in order, the arithmetic of every
+// squared norm the kernels store or use (RowNormT, TrackedSumRow).
+CD_HD inline float squaredNormOf(const float* xi, std::int64_t d)
+{
+    float acc = 0.f;
+    for (std::int64_t j = 0; j < d; ++j) acc = fmaf(xi[j], xi[j], acc);
+    return acc;
+}
+
 // Squared L2 norm of row i, dimension order fixed.
-struct RowNorm {
+template <int Rows = 1>
+struct RowNormT {
     const float* x;
     std::int64_t d;
     float* out;
+    std::int64_t rows = 0;  // Rows > 1: rows in all (call i covers rows i*Rows ..)
 
-    CD_HD void operator()(std::int64_t i) const
+    CD_HD void operator()(std::int64_t call) const
     {
-        const float* xi = x + i * d;
-        float acc = 0.f;
-        for (std::int64_t j = 0; j < d; ++j) acc = fmaf(xi[j], xi[j], acc);
-        out[i] = acc;
+        if constexpr (Rows == 1) {
+            out[call] = squaredNormOf(x + call * d, d);
+        } else {
+            // Rows fma chains interleaved: one chain alone waits on every fma's latency.
+            const std::int64_t first = call * Rows;
+            const int count = rows - first < Rows ? static_cast<int>(rows - first) : Rows;
+            float acc[Rows];
+            const float* xr[Rows];
+            for (int r = 0; r < Rows; ++r) {
+                acc[r] = 0.f;
+                xr[r] = x + (first + (r < count ? r : 0)) * d;  // spare chains repeat a row, never stored
+            }
+            for (std::int64_t j = 0; j < d; ++j)
+                for (int r = 0; r < Rows; ++r) acc[r] = fmaf(xr[r][j], xr[r][j], acc[r]);
+            for (int r = 0; r < count; ++r) out[first + r] = acc[r];
+        }
     }
 };
+using RowNorm = RowNormT<1>;
 
 // Sampling weight of row i: its stored squared distance in fixed point.
 struct FixedWeight {
@@ -591,14 +615,14 @@ struct TrackedSumRow {
     bool restart;
     SumTarget target;
     Add add;
+    const float* norms = nullptr;  // the rows' |x|^2 (RowNormT), or null: computed here
 
     CD_HD void operator()(std::int64_t i) const
     {
         const std::int32_t now = labels[i];
         if (!restart && countedUnder[i] == now) return;
         const float* xi = x + i * d;
-        float norm = 0.f;
-        for (std::int64_t j = 0; j < d; ++j) norm = fmaf(xi[j], xi[j], norm);
+        const float norm = norms ? norms[i] : squaredNormOf(xi, d);
         if (!restart) contribute(countedUnder[i], xi, norm, -1);
         contribute(now, xi, norm, 1);
         countedUnder[i] = now;

@@ -171,7 +171,7 @@ public:
     void rowNormsImpl(ResidentShard& s, std::span<float> out) override
     {
         HostShard& shard = asHost(s);
-        forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, out.data()});
+        computeNorms(shard, out.data());
     }
 
     void assignImpl(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
@@ -296,11 +296,17 @@ public:
             shard.countedUnder.resize(n);
             shard.tracked.reset(k, static_cast<int>(shard.colCount), mode);
         }
+        // Every row moved costs its |x|^2, an fma chain as long as the row: over 8
+        // dimensions the chains are cheaper run once, interleaved, and kept (as fast mode
+        // keeps them anyway; below that they would cost memory out of proportion).
+        constexpr Index kKeptNormsFromDims = 8;
+        if (shard.colCount >= kKeptNormsFromDims) ensureNorms(shard);
         PartialSums delta;
         delta.reset(k, static_cast<int>(shard.colCount), mode);
         accumulatePrivately(shard.rowCount, mode, scales, delta, [&](const detail::SumTarget& target) {
             return detail::TrackedSumRow<PlainAdd>{shard.data, shard.colCount, shard.labels.data(),
-                                                   shard.countedUnder.data(), restart, target, PlainAdd{}};
+                                                   shard.countedUnder.data(), restart, target, PlainAdd{},
+                                                   shard.norms.empty() ? nullptr : shard.norms.data()};
         });
         shard.tracked.add(delta);
         out = shard.tracked;
@@ -521,7 +527,14 @@ private:
     {
         if (shard.norms.size() == static_cast<std::size_t>(shard.rowCount)) return;
         shard.norms.resize(static_cast<std::size_t>(shard.rowCount));
-        forEachRow(shard.rowCount, detail::RowNorm{shard.data, shard.colCount, shard.norms.data()});
+        computeNorms(shard, shard.norms.data());
+    }
+
+    static void computeNorms(const HostShard& shard, float* out)
+    {
+        constexpr int kRows = 8;
+        forEachRow((shard.rowCount + kRows - 1) / kRows,
+                   detail::RowNormT<kRows>{shard.data, shard.colCount, out, shard.rowCount});
     }
 
     static void assignByGemm(HostShard& shard, std::span<const float> centroids, int k, bool bounds)
