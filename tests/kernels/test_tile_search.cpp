@@ -142,7 +142,7 @@ TEST_CASE("everyInstructionSetMatchesTheScalarRule")
     CHECK_EQ(sets.front(), host::tileInstructionSet());
     MESSAGE("tile instruction sets on this CPU: " << clusterdesk::test::join(sets, ','));
     std::uint32_t seed = 1;
-    for (const std::int64_t d : {1, 3, 8, 13, 32, 64}) {
+    for (const std::int64_t d : {1, 3, 8, 13, 32, 64, 130, 512}) {
         for (const int k : {1, 5, 6, 7, 64, 70}) {
             const Problem p = makeProblem(77, d, k, seed++);
             for (const bool exact : {true, false}) {
