@@ -81,9 +81,21 @@ struct PlainAdd {
 
 // Runs a per-row accumulation functor over all rows with one private PartialSums per
 // OpenMP thread, merged in thread order (fixed for a fixed thread count).
+// Rows a pass reads here and there (tracked sums: the rows that moved) miss the cache
+// one at a time; rows up to kStreamedRowBytes long cost less asked for all, ahead.
+struct RowStream {
+    const float* x = nullptr;  // null: no prefetching
+    Index d = 0;
+};
+constexpr Index kStreamedRowBytes = 256;
+
 template <class MakeRow>
-void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow)
+void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow,
+                         RowStream stream = {})
 {
+    const Index rowBytes = stream.d * static_cast<Index>(sizeof(float));
+    const bool prefetch = stream.x && rowBytes <= kStreamedRowBytes;
+    const Index ahead = std::max<Index>(8, 2048 / std::max<Index>(1, rowBytes));  // about 2 KB ahead
     const int threads = omp_get_max_threads();
     // Allocated before the parallel region: an exception (out of memory) thrown inside
     // one would terminate the process instead of reaching the caller.
@@ -103,7 +115,13 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
                                  mode == Mode::Exact};
         const auto row = makeRow(target);
 #pragma omp for schedule(static)
-        for (Index i = 0; i < n; ++i) row(i);
+        for (Index i = 0; i < n; ++i) {
+            if (prefetch && i + ahead < n) {
+                const char* at = reinterpret_cast<const char*>(stream.x + (i + ahead) * stream.d);
+                for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
+            }
+            row(i);
+        }
     }
     for (const PartialSums& part : privateSums) out.add(part);
 }
@@ -305,7 +323,7 @@ public:
             return detail::TrackedSumRow<PlainAdd>{shard.data, shard.colCount, shard.labels.data(),
                                                    shard.countedUnder.data(), restart, target, PlainAdd{},
                                                    shard.norms.empty() ? nullptr : shard.norms.data()};
-        });
+        }, RowStream{shard.data, shard.colCount});
         shard.tracked.add(delta);
         out = shard.tracked;
     }
