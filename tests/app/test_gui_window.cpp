@@ -24,6 +24,8 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QHeaderView>
+#include <QTableView>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
@@ -119,6 +121,16 @@ private slots:
             QVERIFY(cluster >= 0 && cluster < outcome->k);
         }
         QVERIFY(table.index(0, ui::MemberTableModel::MeanReturn).data().toString().endsWith("%"));
+        // In cluster order as the header says (the membership's own order, no sort on the
+        // UI thread), and sorted when a header is clicked.
+        const auto cell = [&](int row, int column) { return table.index(row, column).data(ui::MemberTableModel::kSortRole); };
+        for (int row = 1; row < table.rowCount(); ++row)
+            QVERIFY(cell(row - 1, ui::MemberTableModel::Cluster).toInt() <= cell(row, ui::MemberTableModel::Cluster).toInt());
+        auto* view = members.findChild<QTableView*>("membersTable");
+        QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(ui::MemberTableModel::Cluster));
+        view->horizontalHeader()->setSortIndicator(ui::MemberTableModel::Distance, Qt::DescendingOrder);
+        for (int row = 1; row < table.rowCount(); ++row)
+            QVERIFY(cell(row - 1, ui::MemberTableModel::Distance).toDouble() >= cell(row, ui::MemberTableModel::Distance).toDouble());
         // Filtered by a name, then by a cluster number.
         auto* filter = members.findChild<QLineEdit*>("membersFilter");
         filter->setText("S03_");

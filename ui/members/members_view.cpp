@@ -70,7 +70,11 @@ MembersView::MembersView(QWidget* parent)
     m_table->setObjectName("membersTable");
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(MemberTableModel::Cluster, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setSortIndicator(MemberTableModel::Cluster, Qt::AscendingOrder);
+    // A membership comes sorted by cluster, then nearest the centroid first, as the
+    // header says: the proxy keeps that order and sorts only when a header is clicked.
+    // Sorting a million rows through QVariant held the UI thread for 0.4 s after every run.
+    m_proxy->sort(-1);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setStretchLastSection(true);
