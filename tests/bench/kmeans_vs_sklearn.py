@@ -18,21 +18,18 @@ Exits 1 when a target is missed.
 
 Usage: kmeans_vs_sklearn.py --bin BUILD/bin --venv DIR [--portable-bin DIR] [--rows N --cols D --k K --iters I]
 """
-import argparse
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lloyd_peers import ours, peer_python, run_peer, steady_ms
+from lloyd_peers import argument_parser, ours, peer_python, run_peer, steady_ms
 
 TARGETS = {"speedup": 4.0, "sgemm_share": 0.5, "exact_cost": 1.5, "inertia": 1e-4}
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", required=True, help="folder with clusterdesk-cli")
-    ap.add_argument("--venv", required=True, help="the peers' virtualenv (made if missing)")
+    ap = argument_parser(__doc__)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--cols", type=int, default=32)
     ap.add_argument("--k", type=int, default=64)

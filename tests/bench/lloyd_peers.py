@@ -13,6 +13,7 @@ input checks, first iteration and final labelling cost cancels out. ClusterDesk'
 is the same: its iterations after the first, from the run's own per-iteration times
 (steady_ms).
 """
+import argparse
 import json
 import os
 import subprocess
@@ -25,6 +26,14 @@ from bench_venv import peer_env, peer_python_or_skip
 PEER_MODULES = ["numpy", "sklearn", "faiss"]
 PEER_PACKAGES = ["numpy", "scikit-learn", "faiss-cpu"]
 SCRIPT = os.path.abspath(__file__)
+
+
+def argument_parser(doc):
+    """The benchmarks' command line: --bin and --venv, and their own options after."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True, help="folder with clusterdesk-cli")
+    ap.add_argument("--venv", required=True, help="the peers' virtualenv (made if missing)")
+    return ap
 
 
 def peer_python(venv):

@@ -10,13 +10,12 @@ exits 1 when a cell is slower than either peer.
 
 Usage: lloyd_sweep.py --bin BUILD/bin --venv DIR [--iters I] [--megabytes MB]
 """
-import argparse
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lloyd_peers import ours, peer_python, run_peer, steady_ms
+from lloyd_peers import argument_parser, ours, peer_python, run_peer, steady_ms
 
 DIMS = (8, 32, 128, 512)
 KS = (8, 64, 512)
@@ -32,9 +31,7 @@ def ratio(peer, ms):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", required=True, help="folder with clusterdesk-cli")
-    ap.add_argument("--venv", required=True, help="the peers' virtualenv (made if missing)")
+    ap = argument_parser(__doc__)
     ap.add_argument("--iters", type=int, default=6)
     ap.add_argument("--megabytes", type=float, default=512)
     args = ap.parse_args()
