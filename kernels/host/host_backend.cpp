@@ -79,8 +79,6 @@ struct PlainAdd {
     void operator()(double* p, double v) const { *p += v; }
 };
 
-// Runs a per-row accumulation functor over all rows with one private PartialSums per
-// OpenMP thread, merged in thread order (fixed for a fixed thread count).
 // Rows a pass reads here and there (tracked sums: the rows that moved) miss the cache
 // one at a time; rows up to kStreamedRowBytes long cost less asked for all, ahead.
 struct RowStream {
@@ -89,6 +87,8 @@ struct RowStream {
 };
 constexpr Index kStreamedRowBytes = 256;
 
+// Runs a per-row accumulation functor over all rows with one private PartialSums per
+// OpenMP thread, merged in thread order (fixed for a fixed thread count).
 template <class MakeRow>
 void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow,
                          RowStream stream = {})
@@ -452,7 +452,7 @@ private:
                 keep ? output.keepNearerFrom : 0};
     }
 
-    // Few dimensions: rows side by side in SIMD lanes (tile_search.h).
+    // Up to kTileDims dimensions: rows side by side in SIMD lanes (tile_search.h).
     static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                             std::span<const Index> rows, SearchOutput output)
     {
