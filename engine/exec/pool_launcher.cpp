@@ -232,9 +232,11 @@ RunReport runPool(const Dataset& data, const KMeansParams& params, const Topolog
         child.terminate();
         throw;
     }
-    // Anything the launch left behind (a rank that outlived mpirun) goes too.
-    child.killDescendants();
-    child.wait();
+    // Anything the launch left behind (a rank that outlived mpirun) goes too, and is gone
+    // before this returns: on a machine whose cores are busy a killed rank can take
+    // seconds to be scheduled to die (test_pool_launcher's killed rank outlived the
+    // failure report under a loaded suite).
+    child.terminate();
 
     const int status = child.status();
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
