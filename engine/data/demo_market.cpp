@@ -151,6 +151,9 @@ Dataset makeMarketDemo(DemoSpec& spec)
     const bool strong = spec.integer("strong", 0, 0, 1) == 1;
     shape.corrMarket = spec.real("corr_market", kTargetCorrMarket, 0.0, 0.95);
     shape.corrSector = spec.real("corr_sector", kTargetCorrSector, 0.0, 0.99);
+    PriceOptions options;
+    options.returnWindow = window;
+    options.scaleDays = spec.integer(std::string(kScaleDaysOption), 1, 0, 1) == 1;
     spec.finish();
     const std::int64_t assets = shape.assets, sectors = shape.sectors, days = shape.days;
     if (shape.corrSector < shape.corrMarket)
@@ -179,8 +182,6 @@ Dataset makeMarketDemo(DemoSpec& spec)
     else
         realisticPrices(table, shape, seed);
 
-    PriceOptions options;
-    options.returnWindow = window;
     const std::string canonical = spec.canonical();
     std::vector<std::string> notes{"demo market: " + std::to_string(assets) + " assets in " + std::to_string(sectors) +
                                    " sectors, " + std::to_string(days) + " days, seed " + std::to_string(seed) + "; " +

@@ -55,12 +55,14 @@ std::vector<SourceOption> priceSourceOptions()
     SourceOption truth = textOption("truth", "a sector map", defaults.truthPath);
     truth.flag = "--truth";
     return {window, integerOption("max_forward_fill", "a forward-fill limit", defaults.maxForwardFill, 0, kMaxPeriods),
-            realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0), truth};
+            realOption("min_history", "a minimum price history", defaults.minHistory, 0.0, 1.0), truth,
+            integerOption(std::string(kScaleDaysOption), "a day scaling switch", defaults.scaleDays ? 1 : 0, 0, 1)};
 }
 
 PriceOptions priceOptionsOf(const SourceSpec& spec)
 {
-    return {integerValue(spec, "window"), integerValue(spec, "max_forward_fill"), realValue(spec, "min_history"), textValue(spec, "truth")};
+    return {integerValue(spec, "window"), integerValue(spec, "max_forward_fill"), realValue(spec, "min_history"), textValue(spec, "truth"),
+            integerValue(spec, std::string(kScaleDaysOption)) != 0};
 }
 
 Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::string source, Layout layout,
@@ -201,6 +203,7 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
         out.returnStd[r] = std::sqrt(squares / static_cast<double>(window));
     }
     clusterdesk::kernels::zscoreRows(out.values, out.cols);
+    if (options.scaleDays) clusterdesk::kernels::equalizeColumnDispersion(out.values, out.cols);
     if (!flat.empty()) {
         notes.push_back(std::to_string(flat.size()) + (flat.size() == 1 ? " asset has" : " assets have") +
                         " constant returns over the window; their rows are all "
@@ -214,7 +217,9 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
     notes.insert(notes.begin() + static_cast<std::ptrdiff_t>(given),
                  toString(layout) + ": " + count(static_cast<std::int64_t>(assets), "asset") + " x " +
                      count(static_cast<std::int64_t>(periods), "period") + " -> " + count(out.rows, "asset") + " x " +
-                     count(static_cast<std::int64_t>(window), "log return") + ", each row z-scored");
+                     count(static_cast<std::int64_t>(window), "log return") +
+                     (options.scaleDays ? ", each period scaled to unit dispersion across assets, each row z-scored"
+                                        : ", each row z-scored"));
     out.source = std::move(source);
     out.layout = layout;
     out.notes = std::move(notes);

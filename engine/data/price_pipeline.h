@@ -1,6 +1,7 @@
 // The prices pipeline shared by wide price files, resampled ticks and the market demo:
 // forward fill short gaps, drop assets with too little history, align dates, take log
-// returns over the requested window, z-score each asset's row.
+// returns over the requested window, z-score each asset's row, weigh every day alike
+// (kernels::equalizeColumnDispersion).
 #pragma once
 
 #include "csv_reader.h"
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clusterdesk::data {
@@ -38,16 +40,23 @@ struct PriceOptions {
     std::int64_t maxForwardFill = 5;  // fill at most this many consecutive missing prices with the last one
     double minHistory = 0.8;          // drop assets with fewer than this fraction of prices present (noted)
     std::string truthPath;            // a sector map (truth_file.h) giving each kept asset its ground truth; empty: none
+    bool scaleDays = true;            // divide each day's returns by their cross-sectional dispersion (and z-score again)
 };
 
+// The option that switches PriceOptions::scaleDays. Runs recorded before it existed read
+// their prices unscaled: a recorded spec that lacks it is reopened with 0.
+inline constexpr std::string_view kScaleDaysOption = "scale_days";
+
 // The options of every source that ends in this pipeline (prices, ticks): window,
-// max_forward_fill, min_history, truth, with PriceOptions' defaults and ranges.
+// max_forward_fill, min_history, truth, scale_days (0 or 1), with PriceOptions' defaults
+// and ranges.
 std::vector<SourceOption> priceSourceOptions();
 // Those options read back from a completed spec.
 PriceOptions priceOptionsOf(const SourceSpec& spec);
 
 // One row per kept asset (rowNames), features = z-scored log returns of the last
-// returnWindow periods (colNames = the period each return ends on). Every fill and
+// returnWindow periods (colNames = the period each return ends on), each period scaled
+// to unit dispersion across the assets first when options.scaleDays. Every fill and
 // drop is recorded in notes, after the ones passed in. DataError (naming source, no
 // line) when nothing usable remains, or at the later price's origin when a log return
 // is not finite (two prices too far apart for their ratio to be a double);

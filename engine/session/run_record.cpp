@@ -2,8 +2,12 @@
 
 #include "engine/core/error.h"
 #include "engine/data/open_source.h"
+#include "engine/data/price_pipeline.h"
+#include "engine/data/source_registry.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 
 namespace clusterdesk::session {
@@ -67,7 +71,18 @@ RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSampler& p
 
 SourceSpec reopenableSpec(const SourceSpec& recorded)
 {
-    return recorded.source.empty() ? describeFile(recorded.location, "", recorded.options) : recorded;
+    SourceSpec spec = recorded.source.empty() ? describeFile(recorded.location, "", recorded.options) : recorded;
+    // Prices read before days were scaled to unit dispersion were read unscaled: a spec
+    // without the option means 0, not today's default.
+    const std::string key(data::kScaleDaysOption);
+    if (isGenerated(spec)) {
+        if (spec.location.rfind("market:", 0) == 0 && spec.location.find(key + "=") == std::string::npos)
+            spec.location += "," + key + "=0";
+    } else if (!recorded.options.contains(key)) {
+        const auto options = data::findSource(spec.source).options();
+        if (std::any_of(options.begin(), options.end(), [&](const data::SourceOption& o) { return o.name == key; })) spec.options[key] = "0";
+    }
+    return spec;
 }
 
 Dataset openRecordedDataset(const store::RunInfo& run)

@@ -19,7 +19,8 @@ store::DatasetInfo datasetInfoFor(const Dataset& data);
 store::RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSampler& power);
 
 // The recorded source, ready to open: records from before sources were described name
-// no source when the layout was sniffed, so it is chosen from the file again.
+// no source when the layout was sniffed, so it is chosen from the file again; prices
+// recorded before days were scaled (data::kScaleDaysOption) are read unscaled again.
 SourceSpec reopenableSpec(const SourceSpec& recorded);
 
 // The dataset a recorded run read, reopened from its recorded source. Throws DataError

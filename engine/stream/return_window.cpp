@@ -2,9 +2,11 @@
 
 #include "engine/core/error.h"
 #include "engine/data/text_cells.h"
+#include "kernels/zscore_rows.h"
 
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 namespace clusterdesk::stream {
 
@@ -120,6 +122,9 @@ Dataset ReturnWindow::matrix(const std::string& source) const
         out.returnStd.push_back(sd);
         ++out.rows;
     }
+    // Every bar weighs alike across assets, as for a prices file.
+    clusterdesk::kernels::equalizeColumnDispersion(out.values, m_length,
+                                                   m_halfLife > 0 ? std::span<const double>(weights) : std::span<const double>());
     // Column names: the bars the returns end in, oldest first.
     for (std::int64_t j = 0; j < m_length; ++j) {
         const std::int64_t bar = m_bars - m_length + j;
@@ -129,7 +134,7 @@ Dataset ReturnWindow::matrix(const std::string& source) const
     char halving[64] = "";
     if (m_halfLife > 0) std::snprintf(halving, sizeof halving, ", weights halving every %g s", m_halfLife);
     out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
-                        " bar returns" + halving);
+                        " bar returns, each bar scaled to unit dispersion across assets" + halving);
     if (!flat.empty())
         out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
     return out;

@@ -9,7 +9,10 @@
 // the stream's length. With a half-life, a return's weight halves every `halfLife`
 // seconds of bar time before the newest bar: rows are z-scored with the weighted mean
 // and deviation and each column scaled by the square root of its weight, so Euclidean
-// distance is the weighted correlation distance and recent moves count the most.
+// distance is the weighted correlation distance and recent moves count the most. Then
+// each bar is scaled to unit dispersion across the assets and the rows standardised
+// again (kernels::equalizeColumnDispersion), as the prices pipeline does: a turbulent
+// minute does not outweigh the calm ones.
 #pragma once
 
 #include "engine/data/bar_aggregator.h"

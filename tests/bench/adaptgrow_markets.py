@@ -14,7 +14,7 @@ Prints one row per cell (mean ARI of each, AdaptGrow's k per seed) and exits 1 w
 a target is missed: AdaptGrow's mean ARI at least KMeans' in every cell, and never
 k <= 2 where the truth has 7 or more sectors.
 
-Usage: adaptgrow_markets.py --bin BUILD/bin --venv DIR [--seeds N] [--assets 20,50] [--windows 250]
+Usage: adaptgrow_markets.py --bin BUILD/bin --venv DIR [--seeds N] [--assets 20,50] [--windows 250] [--unscaled]
 The virtualenv is created (and scikit-learn installed from PyPI) when DIR lacks one.
 """
 import argparse
@@ -70,6 +70,9 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--assets", default="20,50,100,500")
     ap.add_argument("--windows", default="250,750,2000")
+    ap.add_argument("--unscaled", action="store_true",
+                    help="both sides on the returns with their days left unscaled (the demo's scale_days=0), as before "
+                         "the prices pipeline scaled each day to unit dispersion; for comparison, the targets still apply")
     ap.add_argument("--peer", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.peer:
@@ -91,7 +94,8 @@ def main():
                 sectors = sectors_for(assets)
                 cell = {"assets": assets, "window": window, "sectors": sectors, "runs": []}
                 for seed in range(1, args.seeds + 1):
-                    spec = f"market:assets={assets},sectors={sectors},days={window + 1},window={window},seed={seed}"
+                    spec = (f"market:assets={assets},sectors={sectors},days={window + 1},window={window},seed={seed}"
+                            f",scale_days={0 if args.unscaled else 1}")
                     matrix = os.path.join(tmp, f"x-{assets}-{window}-{seed}.f32")
                     r = subprocess.run([cell_tool, spec, matrix, "fast", str(N_INIT)], capture_output=True, text=True)
                     if r.returncode != 0:
@@ -113,7 +117,8 @@ def main():
         answer = json.loads(peer.stdout)
 
     results = iter(answer["results"])
-    print(f"realistic market demo, {args.seeds} seeds per cell; AdaptGrow k0=2 kmax=64 fast mode n-init {N_INIT} vs "
+    days = "days unscaled (scale_days=0)" if args.unscaled else "each day scaled to unit dispersion across assets"
+    print(f"realistic market demo ({days}), {args.seeds} seeds per cell; AdaptGrow k0=2 kmax=64 fast mode n-init {N_INIT} vs "
           f"scikit-learn {answer['sklearn']} KMeans(k=true, n_init={N_INIT}); ARI vs planted sectors")
     print(f"| assets | sectors | window | AdaptGrow ARI | KMeans ARI | AdaptGrow k per seed | target |")
     print(f"|---:|---:|---:|---:|---:|:---|:---|")

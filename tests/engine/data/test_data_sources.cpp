@@ -72,11 +72,11 @@ TEST_CASE("a file's source is detected from its bytes, and its spec lists every 
     CHECK(matrix.options.empty());
     const SourceSpec prices = describeFile(test::writeFile(dir, "p.csv", kPrices));
     CHECK(prices.source == "prices");
-    CHECK(prices.options == SourceOptions{{"window", "0"}, {"max_forward_fill", "5"}, {"min_history", "0.8"}, {"truth", ""}});
+    CHECK(prices.options == SourceOptions{{"window", "0"}, {"max_forward_fill", "5"}, {"min_history", "0.8"}, {"truth", ""}, {"scale_days", "1"}});
     const SourceSpec ticks = describeFile(test::writeFile(dir, "t.csv", kTicks));
     CHECK(ticks.source == "ticks");
     CHECK(ticks.options.at("bar") == "60");
-    CHECK(ticks.options.size() == 5);
+    CHECK(ticks.options.size() == 6);
     CHECK(describeFile(test::writeFile(dir, "array.bin", npyBytes())).source == "npy");  // by magic
     CHECK(describeFile(test::writeFile(dir, "broken.npy", "not numpy")).source == "npy");  // by name
 
@@ -120,7 +120,7 @@ TEST_CASE("an option a source does not take is refused, naming it, where it appl
               " holds a matrix");
     CHECK(usageErrorOf([&] { describeFile(prices, "", {{"colour", "red"}}); }) ==
           "unknown data option 'colour' for " + prices +
-              " (the prices source takes window, max_forward_fill, min_history, truth)");
+              " (the prices source takes window, max_forward_fill, min_history, truth, scale_days)");
     // The same check guards a spec read back from elsewhere.
     CHECK(usageErrorOf([&] { openSource({"csv", matrix, {{"bar", "60"}}}); }).find("applies to ticks files") !=
           std::string::npos);

@@ -71,7 +71,7 @@ TEST_CASE("marketShape")
     for (int t : d.truth) ++sizes[t];
     REQUIRE_EQ(sizes.size(), std::size_t{10});
     for (const auto& [sector, n] : sizes) REQUIRE_EQ(n, 50);
-    REQUIRE_EQ(d.source, std::string("market:assets=500,sectors=10,days=750,seed=7,window=0,strong=0,corr_market=0.37,corr_sector=0.57"));
+    REQUIRE_EQ(d.source, std::string("market:assets=500,sectors=10,days=750,seed=7,window=0,strong=0,corr_market=0.37,corr_sector=0.57,scale_days=1"));
     // Every row z-scored: mean 0, population sd 1.
     for (std::int64_t i = 0; i < d.rows; ++i) {
         double mean = 0, sq = 0;
@@ -88,7 +88,7 @@ TEST_CASE("marketShape")
 // positively correlated, rows of one sector more so.
 TEST_CASE("marketFactorMatters")
 {
-    const Dataset d = makeDemo("market:assets=40,sectors=4");
+    const Dataset d = makeDemo("market:assets=40,sectors=4,scale_days=0");
     double same = 0, other = 0;
     int nSame = 0, nOther = 0;
     for (std::int64_t a = 0; a < d.rows; ++a)
@@ -139,9 +139,11 @@ double excessKurtosis(const Dataset& d)
 
 // The default demo is calibrated to daily US large-cap returns: about 0.37 across sectors
 // and 0.57 within one, fat tails, volatility clustering; the keys move those figures.
+// Measured on the returns as they are (scale_days=0): scaling the days is what the
+// pipeline does to them, not what the market did.
 TEST_CASE("marketCalibration")
 {
-    const Dataset d = makeDemo("market:assets=60,sectors=6,days=2001");
+    const Dataset d = makeDemo("market:assets=60,sectors=6,days=2001,scale_days=0");
     const auto [same, other] = meanCorrelations(d);
     MESSAGE(test::format("realistic: within %.3f, across %.3f, excess kurtosis %.2f", same, other, excessKurtosis(d)));
     CHECK(std::fabs(other - 0.37) < 0.05);
@@ -156,12 +158,12 @@ TEST_CASE("marketCalibration")
     for (std::int64_t j = 0; j < d.cols; ++j) s2 += (double(r[j]) * r[j] - mean) * (double(r[j]) * r[j] - mean);
     CHECK(num / s2 > 0.05);
 
-    const Dataset easier = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0.2,corr_sector=0.7");
+    const Dataset easier = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0.2,corr_sector=0.7,scale_days=0");
     const auto [sameEasier, otherEasier] = meanCorrelations(easier);
     CHECK(std::fabs(otherEasier - 0.2) < 0.05);
     CHECK(std::fabs(sameEasier - 0.7) < 0.05);
 
-    const Dataset noise = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0,corr_sector=0");
+    const Dataset noise = makeDemo("market:assets=60,sectors=6,days=2001,corr_market=0,corr_sector=0,scale_days=0");
     const auto [sameNoise, otherNoise] = meanCorrelations(noise);
     CHECK(std::fabs(sameNoise) < 0.02);
     CHECK(std::fabs(otherNoise) < 0.02);

@@ -1,10 +1,12 @@
 #include "engine/data/load.h"
+#include "engine/data/open_source.h"
 
 #include "data_test_support.h"
 
 #include "doctest_support.h"
 #include "temp_dir.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +37,14 @@ std::vector<double> zscoredReturns(const std::vector<double>& prices)
     return r;
 }
 
+// A prices file read with its days left unscaled (scale_days=0): rows are the plain
+// z-scored log returns.
+Dataset loadUnscaled(const std::string& path, SourceOptions options = {})
+{
+    options["scale_days"] = "0";
+    return openSource(describeFile(path, "prices", options));
+}
+
 bool hasNote(const Dataset& d, const std::string& fragment)
 {
     for (const auto& n : d.notes)
@@ -61,7 +71,7 @@ TEST_CASE("rowsAreZscoredLogReturns")
                                              "2024-01-04,103,51,10.2\n"
                                              "2024-01-05,102,52,10.9\n"
                                              "2024-01-08,104,50.5,11\n");
-    const Dataset d = loadDataset(path);  // sniffed from the Date header
+    const Dataset d = loadUnscaled(path);
     REQUIRE_EQ(toString(d.layout), toString(Layout::Prices));
     REQUIRE_EQ(d.rows, std::int64_t{3});
     REQUIRE_EQ(d.cols, std::int64_t{4});
@@ -74,6 +84,45 @@ TEST_CASE("rowsAreZscoredLogReturns")
         for (int j = 0; j < 4; ++j) REQUIRE(std::fabs(d.row(a)[j] - expected[j]) < 1e-5);
     }
     REQUIRE(d.truth.empty());
+}
+
+// By default every day weighs alike: each column of the z-scored returns is divided by
+// its root mean square across the assets, and the rows are z-scored again. Checked
+// against that computed here from the unscaled rows, on a file whose third day is a
+// crash many times the others' dispersion.
+TEST_CASE("daysScaledToUnitDispersion")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "p.csv",
+                                             "Date,AAA,BBB,CCC,DDD\n"
+                                             "2024-01-02,100,50,10,20\n"
+                                             "2024-01-03,101,49,10.5,20.2\n"
+                                             "2024-01-04,103,51,10.2,20.1\n"
+                                             "2024-01-05,80,40,8,16\n"
+                                             "2024-01-08,81,41,8.2,16.1\n"
+                                             "2024-01-09,80.5,41.5,8.1,16.3\n");
+    const Dataset scaled = loadDataset(path);  // sniffed from the Date header
+    const Dataset plain = loadUnscaled(path);
+    REQUIRE_EQ(scaled.rows, plain.rows);
+    REQUIRE_EQ(scaled.cols, plain.cols);
+    REQUIRE_MESSAGE(hasNote(scaled, "each period scaled to unit dispersion across assets"), allNotes(scaled).c_str());
+    std::vector<double> rms(static_cast<std::size_t>(plain.cols), 0.0);
+    for (std::int64_t a = 0; a < plain.rows; ++a)
+        for (std::int64_t j = 0; j < plain.cols; ++j) rms[j] += double(plain.row(a)[j]) * plain.row(a)[j] / double(plain.rows);
+    for (std::int64_t a = 0; a < plain.rows; ++a) {
+        std::vector<double> u;
+        for (std::int64_t j = 0; j < plain.cols; ++j) u.push_back(plain.row(a)[j] / std::sqrt(rms[j]));
+        double mean = 0, var = 0;
+        for (double x : u) mean += x / double(u.size());
+        for (double x : u) var += (x - mean) * (x - mean) / double(u.size());
+        for (std::int64_t j = 0; j < plain.cols; ++j)
+            REQUIRE_MESSAGE(std::fabs(scaled.row(a)[j] - (u[j] - mean) / std::sqrt(var)) < 1e-5,
+                            test::format("asset %lld day %lld: %g", static_cast<long long>(a), static_cast<long long>(j), scaled.row(a)[j]).c_str());
+    }
+    // And it changed them: the crash had set every row's scale.
+    double moved = 0;
+    for (std::size_t i = 0; i < plain.values.size(); ++i) moved = std::max(moved, double(std::fabs(scaled.values[i] - plain.values[i])));
+    CHECK(moved > 0.1);
 }
 
 TEST_CASE("forwardFillAndDrop")
@@ -90,9 +139,7 @@ TEST_CASE("forwardFillAndDrop")
                                              "2024-01-06,13,7,22\n"
                                              "2024-01-07,12,N/A,24\n"
                                              "2024-01-08,14,#N/A,25\n");
-    LoadOptions options;
-    options.minHistory = 0.7;
-    const Dataset d = loadPrices(path, options);
+    const Dataset d = loadUnscaled(path, {{"min_history", "0.7"}});
     REQUIRE_EQ(d.rowNames, (std::vector<std::string>{"AAA", "CCC"}));
     REQUIRE_EQ(d.cols, std::int64_t{7});
     REQUIRE_MESSAGE(hasNote(d, "forward-filled 2"), allNotes(d).c_str());

@@ -481,7 +481,9 @@ TEST_CASE("live on the market demo: a half-life follows the rotation sooner than
         for (auto u = updates.begin(); u != changed; ++u) CHECK(*u->ari >= 0.99);  // before: the sectors, exactly
         const auto followed = std::find_if(changed, updates.end(), [](const LiveUpdate& u) { return *u.ari >= 0.99; });
         REQUIRE(followed != updates.end());
-        for (auto u = followed; u != updates.end(); ++u) CHECK(*u->ari >= 0.99);  // and from then on
+        // And from then on: a 10 s half-life leaves about 29 bars' worth of returns
+        // (2 x 10 / ln 2), so now and then one asset of 500 sits on the wrong side (0.987).
+        for (auto u = followed; u != updates.end(); ++u) CHECK(*u->ari >= 0.98);
         return followed - changed;
     };
     const auto equal = updatesToFollow(0);

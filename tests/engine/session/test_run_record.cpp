@@ -1,0 +1,64 @@
+// Reopening a recorded run's data: runs recorded before prices were scaled day by day
+// (data::kScaleDaysOption) read their rows unscaled again, so their content hash still
+// matches and a re-run repeats them; specs that name the option keep it.
+#include "engine/session/run_record.h"
+
+#include "engine/data/demo.h"
+#include "engine/data/open_source.h"
+#include "engine/data/price_pipeline.h"
+
+#include "../data/data_test_support.h"
+
+#include <string>
+
+using namespace clusterdesk;
+
+namespace {
+
+const char* kPrices =
+    "Date,AAA,BBB,CCC\n"
+    "2024-01-02,100,50,10\n"
+    "2024-01-03,101,49,10.5\n"
+    "2024-01-04,90,45,9\n"
+    "2024-01-05,91,46,9.4\n"
+    "2024-01-08,92,45,9.1\n";
+
+}  // namespace
+
+TEST_CASE("a prices spec recorded before day scaling reopens unscaled")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "p.csv", kPrices);
+    const std::string key(data::kScaleDaysOption);
+    SourceSpec old = describeFile(path);
+    REQUIRE(old.options.at(key) == "1");  // today's default
+    const std::string scaledHash = openSource(old).contentHash();
+    old.options.erase(key);  // as the store holds it for an older run
+    const SourceSpec reopened = session::reopenableSpec(old);
+    CHECK(reopened.options.at(key) == "0");
+    SourceSpec unscaled = describeFile(path, "prices", {{key, "0"}});
+    CHECK(openSource(reopened).contentHash() == openSource(unscaled).contentHash());
+    CHECK(openSource(reopened).contentHash() != scaledHash);
+
+    // Recorded today: as it is.
+    const SourceSpec today = describeFile(path);
+    CHECK(session::reopenableSpec(today) == today);
+    // A matrix source has no such option and gets none.
+    const SourceSpec matrix = describeFile(test::writeFile(dir, "m.csv", "1,2\n3,4\n5,6\n"));
+    CHECK_FALSE(session::reopenableSpec(matrix).options.contains(key));
+}
+
+TEST_CASE("a market demo recorded before day scaling reopens unscaled")
+{
+    const std::string spec = "market:assets=30,sectors=3,days=60,seed=5,window=0,strong=0,corr_market=0.37,corr_sector=0.57";
+    const SourceSpec old{"demo", spec, {}};
+    const SourceSpec reopened = session::reopenableSpec(old);
+    CHECK(reopened.location == spec + ",scale_days=0");
+    CHECK(openSource(reopened).contentHash() == makeDemo(spec + ",scale_days=0").contentHash());
+    CHECK(makeDemo(spec).contentHash() != makeDemo(spec + ",scale_days=0").contentHash());
+    // A spec that names it, and any other demo, as they are.
+    const SourceSpec today{"demo", spec + ",scale_days=1", {}};
+    CHECK(session::reopenableSpec(today) == today);
+    const SourceSpec blobs{"demo", "blobs:n=100,d=2,k=2,seed=7,spread=1,overlap=0", {}};
+    CHECK(session::reopenableSpec(blobs) == blobs);
+}
