@@ -40,6 +40,7 @@ struct RunOutcome {
     PowerSummary power;
     QString backend;
     QString error;  // non-empty when the run failed
+    GrowthLog growth;  // AdaptGrow: its split and merge tests and why it stopped
 };
 
 // Power readings since the last batch, with the device names they index.

@@ -118,6 +118,7 @@ void RunController::run(const RunJob& job)
         outcome.iterations = r.iterations;
         outcome.inertia = r.inertia;
         outcome.sizes = r.sizes;
+        outcome.growth = r.growth;
         outcome.backend = QString::fromStdString(result.report.backend);
         outcome.power = result.power.value_or(PowerSummary{});
         // The run's own time, as the store records it (seconds_total): the status bar,

@@ -1,5 +1,7 @@
 #include "stored_run.h"
 
+#include "engine/cluster/cluster_codec.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,6 +32,14 @@ ui::RunOutcome outcomeOf(const store::RunRecord& record)
         outcome.power.devices.push_back({d.value("label").toString().toStdString(), d.value("source").toString().toStdString(),
                                          d.value("kind").toString() == "measured" ? PowerKind::Measured : PowerKind::Estimated,
                                          d.value("joules").toDouble()});
+    }
+    // AdaptGrow's tests, in the metrics since they were kept; older runs have none.
+    if (metrics.contains("growth")) {
+        try {
+            outcome.growth = codec::growthFromJson(nlohmann::json::parse(info.metricsJson).at("growth"));
+        } catch (const std::exception&) {
+            outcome.growth = {};  // unreadable: shown as not known, the rest of the run still is
+        }
     }
     if (info.status == store::RunStatus::Failed)
         outcome.error = QObject::tr("Run %1 failed: %2").arg(QString::fromStdString(info.id).left(8), QString::fromStdString(info.failure));

@@ -1,5 +1,6 @@
 #include "adaptgrow.h"
 
+#include "growth_log.h"
 #include "init.h"
 #include "kernels/row_functors.h"
 #include "lloyd.h"
@@ -37,13 +38,21 @@ double normalise(float* v, Index d)
 }
 
 struct SplitTest {
-    std::vector<float> children;  // 2k x d: rows 2c and 2c+1 split cluster c
-    std::vector<int> accepted;    // clusters whose split is structure (split_criterion.h), widest margin first
-    // The tested cluster closest to being split: its explained share and the share it needed.
-    double bestMargin = -std::numeric_limits<double>::infinity();
-    double bestShare = 0;
-    double bestThreshold = 0;
+    std::vector<float> children;         // 2k x d: rows 2c and 2c+1 split cluster c
+    std::vector<int> accepted;           // clusters whose split is structure (split_criterion.h), widest margin first
+    std::vector<SplitTestRecord> tests;  // every cluster's test, in cluster order
 };
+
+// The measured test whose axis came closest to (or went furthest past) its bar, or null.
+const SplitTestRecord* closestToBar(const std::vector<SplitTestRecord>& tests)
+{
+    const SplitTestRecord* best = nullptr;
+    for (const SplitTestRecord& t : tests) {
+        if (t.verdict == SplitVerdict::TooFewRows || t.verdict == SplitVerdict::LoneChild || std::isnan(t.axisShare - t.axisBar)) continue;
+        if (!best || t.axisShare - t.axisBar > best->axisShare - best->axisBar) best = &t;
+    }
+    return best;
+}
 
 class Grower {
 public:
@@ -70,21 +79,29 @@ public:
         }
         std::vector<std::pair<double, int>> gains;
         for (int c = 0; c < k; ++c) {
-            const auto parentRows = parents.sizes[static_cast<std::size_t>(c)];
+            SplitTestRecord t;
+            t.round = round;
+            t.cluster = c;
+            t.rows = parents.sizes[static_cast<std::size_t>(c)];
             const auto n0 = sums.counts[static_cast<std::size_t>(2 * c)];
             const auto n1 = sums.counts[static_cast<std::size_t>(2 * c + 1)];
-            if (parentRows < kMinRowsToSplit || n0 < kMinChildRows || n1 < kMinChildRows) continue;
             const double parentSS = parents.withinSS[static_cast<std::size_t>(c)];
             const double childrenSS = sums.withinSS[static_cast<std::size_t>(2 * c)] + sums.withinSS[static_cast<std::size_t>(2 * c + 1)];
-            const double axisShare = explainedShare(parentSS, axisScatter[static_cast<std::size_t>(c)]);
-            const double splitShare = explainedShare(parentSS, parentSS - childrenSS);
-            const double threshold = splitThresholdShare(m_noise, parentRows, m_d, parentSS);
-            if (axisShare - threshold > test.bestMargin) {
-                test.bestMargin = axisShare - threshold;
-                test.bestShare = axisShare;
-                test.bestThreshold = threshold;
-            }
-            if (splitIsStructure(m_noise, parentRows, m_d, parentSS, axisShare, splitShare)) gains.emplace_back(axisShare - threshold, c);
+            t.axisShare = explainedShare(parentSS, axisScatter[static_cast<std::size_t>(c)]);
+            t.splitShare = explainedShare(parentSS, parentSS - childrenSS);
+            const SplitBars bars = splitBars(m_noise, t.rows, m_d, parentSS);
+            t.axisBar = bars.axis;
+            t.splitEdge = bars.split;
+            if (t.rows < kMinRowsToSplit)
+                t.verdict = SplitVerdict::TooFewRows;
+            else if (n0 < kMinChildRows || n1 < kMinChildRows)
+                t.verdict = SplitVerdict::LoneChild;
+            else if (splitIsStructure(bars, t.axisShare, t.splitShare))
+                t.verdict = SplitVerdict::Split;
+            else
+                t.verdict = t.axisShare > bars.axis ? SplitVerdict::SplitBelowEdge : SplitVerdict::AxisBelowBar;
+            if (t.verdict == SplitVerdict::Split) gains.emplace_back(t.axisShare - t.axisBar, c);
+            test.tests.push_back(t);
         }
         std::sort(gains.begin(), gains.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first > b.first : a.second < b.second;
@@ -96,9 +113,16 @@ public:
     // Merges disjoint nearest-neighbour pairs whose separation is noise inside their
     // union (split_criterion.h), the least separated first; returns how many pairs
     // merged. The separation is n_a n_b / (n_a + n_b) |m_a - m_b|^2, the union's sum of
-    // squares SS_a + SS_b plus that.
-    int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a) const
+    // squares SS_a + SS_b plus that. Every nearest pair's test goes to records, once.
+    int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a, int round, std::vector<MergeTestRecord>& records) const
     {
+        const std::size_t firstRecord = records.size();
+        const auto record = [&](int i, int j, std::int64_t rows, double share, double edge) {
+            const int lo = std::min(i, j), hi = std::max(i, j);
+            for (std::size_t r = firstRecord; r < records.size(); ++r)
+                if (records[r].a == lo && records[r].b == hi) return;
+            records.push_back({round, lo, hi, rows, share, edge, false});
+        };
         struct Pair {
             int a;
             int b;
@@ -124,6 +148,8 @@ public:
             const double separation = static_cast<double>(ni) * static_cast<double>(nj) / static_cast<double>(ni + nj) * best;
             const double unionSS = ssi + ssj + separation;
             const double share = explainedShare(unionSS, separation);
+            const double edge = noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS);
+            record(i, nearest, ni + nj, share, edge);
             // The union of two duplicates has no variance at all: nothing separates them.
             if (std::isnan(share)) {
                 pairs.push_back({std::min(i, nearest), std::max(i, nearest), std::numeric_limits<double>::infinity()});
@@ -131,8 +157,7 @@ public:
             }
             if (!mergeIsNoise(m_noise, ni + nj, m_d, unionSS, share)) continue;
             // How far below the edge: the least separated pairs merge first.
-            const double gain = noiseEdgeShare(NoiseModel{m_noise.effectiveDims}, ni + nj, m_d, unionSS) - share;
-            pairs.push_back({std::min(i, nearest), std::max(i, nearest), gain});
+            pairs.push_back({std::min(i, nearest), std::max(i, nearest), edge - share});
         }
         std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
             return x.gain != y.gain ? x.gain > y.gain : (x.a != y.a ? x.a < y.a : x.b < y.b);
@@ -149,6 +174,8 @@ public:
                 centroids[p.a * m_d + j] = static_cast<float>((na * centroids[p.a * m_d + j] + nb * centroids[p.b * m_d + j]) / (na + nb));
             gone[static_cast<std::size_t>(p.b)] = true;
             ++merged;
+            for (std::size_t r = firstRecord; r < records.size(); ++r)
+                if (records[r].a == p.a && records[r].b == p.b) records[r].merged = true;
         }
         std::vector<float> kept;
         for (int c = 0; c < k; ++c)
@@ -205,10 +232,14 @@ private:
     const NoiseModel m_noise;
 };
 
-// Parent c is replaced by its first child; second children are appended in order.
-void applySplits(std::vector<float>& centroids, int& k, const SplitTest& test, int room, Index d)
+// Parent c is replaced by its first child; second children are appended in order. The
+// accepted splits beyond room are marked NoRoom in test.tests.
+void applySplits(std::vector<float>& centroids, int& k, SplitTest& test, int room, Index d)
 {
-    std::vector<int> chosen(test.accepted.begin(), test.accepted.begin() + std::min<std::ptrdiff_t>(room, static_cast<std::ptrdiff_t>(test.accepted.size())));
+    const auto taken = std::min<std::ptrdiff_t>(room, static_cast<std::ptrdiff_t>(test.accepted.size()));
+    for (auto c = test.accepted.begin() + taken; c != test.accepted.end(); ++c)
+        test.tests[static_cast<std::size_t>(*c)].verdict = SplitVerdict::NoRoom;
+    std::vector<int> chosen(test.accepted.begin(), test.accepted.begin() + taken);
     std::sort(chosen.begin(), chosen.end());
     for (int c : chosen) std::copy_n(&test.children[2 * c * d], d, &centroids[c * d]);
     for (int c : chosen) centroids.insert(centroids.end(), &test.children[(2 * c + 1) * d], &test.children[(2 * c + 2) * d]);
@@ -239,21 +270,39 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
     Grower grower(ctx, params, scales, noise);
 
     std::string event = "start with k=" + std::to_string(k);
+    GrowthLog& log = result.growth;
+    const auto stopGrowing = [&](GrowthStop why, int round) {
+        log.stop = why;
+        log.stopRound = round;
+        log.stopIteration = result.history.empty() ? 0 : result.history.back().iteration;
+        log.stopK = k;
+    };
     bool growing = true;
     bool mergedOnce = false;
     LloydOutcome outcome;
-    for (int round = 0; round < params.maxRounds; ++round) {
+    int round = 0;
+    for (; round < params.maxRounds; ++round) {
         outcome = lloyd.run(centroids, k, round, event);
-        if (outcome.cancelled) break;
+        if (outcome.cancelled) {
+            if (growing) stopGrowing(GrowthStop::Cancelled, round);
+            break;
+        }
         const Assignment current = lloyd.assignAll(centroids, k);
-        if (growing && k < params.kMax) {
-            const SplitTest test = grower.testSplits(centroids, k, current, round);
-            if (!test.accepted.empty()) {
+        if (growing) {
+            if (k >= params.kMax) {
+                stopGrowing(GrowthStop::KMax, round);
+            } else {
+                SplitTest test = grower.testSplits(centroids, k, current, round);
                 const int before = k;
-                applySplits(centroids, k, test, params.kMax - k, ctx.cols);
-                event = "split " + std::to_string(k - before) + " of " + std::to_string(before) + " clusters (best axis holds " +
-                        shareText(test.bestShare) + " of its variance, noise bar " + shareText(test.bestThreshold) + ")";
-                continue;
+                if (!test.accepted.empty()) applySplits(centroids, k, test, params.kMax - before, ctx.cols);
+                log.splits.insert(log.splits.end(), test.tests.begin(), test.tests.end());
+                if (k > before) {
+                    const SplitTestRecord* best = closestToBar(test.tests);
+                    event = "split " + std::to_string(k - before) + " of " + std::to_string(before) + " clusters (best axis holds " +
+                            shareText(best->axisShare) + " of its variance, noise bar " + shareText(best->axisBar) + ")";
+                    continue;
+                }
+                stopGrowing(GrowthStop::NoSplit, round);
             }
         }
         growing = false;
@@ -262,11 +311,13 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
         // hold several groups is a weak statistic (one direction of many), and cascading
         // merges would fold real structure back into one cluster.
         if (!params.merge || mergedOnce) break;
-        const int merged = grower.mergePairs(centroids, k, current);
+        const int merged = grower.mergePairs(centroids, k, current, round, log.merges);
         if (merged == 0) break;
         mergedOnce = true;
         event = "merged " + std::to_string(merged) + " pair" + (merged == 1 ? "" : "s");
     }
+    if (growing && round == params.maxRounds) stopGrowing(GrowthStop::RoundLimit, round - 1);
+    log.finalK = k;
 
     const Assignment final = lloyd.assignAll(centroids, k);
     result.k = k;

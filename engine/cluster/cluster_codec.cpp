@@ -141,11 +141,72 @@ IterationStats iterationFromJson(const json& j)
     return s;
 }
 
+namespace {
+
+// A share, or null when it could not be measured (JSON has no NaN; infinity is a bar
+// nothing clears, written as a string nlohmann reads back as such).
+json shareJson(double v)
+{
+    if (std::isnan(v)) return nullptr;
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+double shareField(const json& j, const char* key)
+{
+    if (!j.is_object() || !j.contains(key)) throw CodecError(std::string("field '") + key + "' is missing");
+    const json& v = j.at(key);
+    if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (v == "inf") return std::numeric_limits<double>::infinity();
+    if (v == "-inf") return -std::numeric_limits<double>::infinity();
+    if (!v.is_number()) throw CodecError(std::string("field '") + key + "' must be a number, null or \"inf\"");
+    return v.get<double>();
+}
+
+}  // namespace
+
+json toJson(const GrowthLog& log)
+{
+    json splits = json::array();
+    for (const SplitTestRecord& t : log.splits)
+        splits.push_back({{"round", t.round}, {"cluster", t.cluster}, {"rows", t.rows}, {"axis_share", shareJson(t.axisShare)},
+                          {"axis_bar", shareJson(t.axisBar)}, {"split_share", shareJson(t.splitShare)},
+                          {"split_edge", shareJson(t.splitEdge)}, {"verdict", toString(t.verdict)}});
+    json merges = json::array();
+    for (const MergeTestRecord& m : log.merges)
+        merges.push_back({{"round", m.round}, {"a", m.a}, {"b", m.b}, {"rows", m.rows}, {"share", shareJson(m.share)},
+                          {"edge", shareJson(m.edge)}, {"merged", m.merged}});
+    return {{"stop", toString(log.stop)},  {"stop_round", log.stopRound}, {"stop_iteration", log.stopIteration},
+            {"stop_k", log.stopK},          {"final_k", log.finalK},        {"splits", std::move(splits)},
+            {"merges", std::move(merges)}};
+}
+
+GrowthLog growthFromJson(const json& j)
+{
+    GrowthLog log;
+    log.stop = enumField(j, "stop", {GrowthStop::NotGrown, GrowthStop::NoSplit, GrowthStop::KMax, GrowthStop::RoundLimit, GrowthStop::Cancelled});
+    log.stopRound = field<int>(j, "stop_round");
+    log.stopIteration = field<int>(j, "stop_iteration");
+    log.stopK = field<int>(j, "stop_k");
+    log.finalK = field<int>(j, "final_k");
+    if (!j.contains("splits") || !j.at("splits").is_array()) throw CodecError("field 'splits' must be an array");
+    for (const json& t : j.at("splits"))
+        log.splits.push_back({field<int>(t, "round"), field<int>(t, "cluster"), field<std::int64_t>(t, "rows"), shareField(t, "axis_share"),
+                              shareField(t, "axis_bar"), shareField(t, "split_share"), shareField(t, "split_edge"),
+                              enumField(t, "verdict", {SplitVerdict::Split, SplitVerdict::AxisBelowBar, SplitVerdict::SplitBelowEdge,
+                                                       SplitVerdict::TooFewRows, SplitVerdict::LoneChild, SplitVerdict::NoRoom})});
+    if (!j.contains("merges") || !j.at("merges").is_array()) throw CodecError("field 'merges' must be an array");
+    for (const json& m : j.at("merges"))
+        log.merges.push_back({field<int>(m, "round"), field<int>(m, "a"), field<int>(m, "b"), field<std::int64_t>(m, "rows"),
+                              shareField(m, "share"), shareField(m, "edge"), field<bool>(m, "merged")});
+    return log;
+}
+
 json toJson(const ClusterResult& r)
 {
     return {{"k", r.k},           {"cols", r.cols},           {"iterations", r.iterations}, {"inertia", r.inertia},
             {"converged", r.converged}, {"cancelled", r.cancelled}, {"init_ms", r.initMs},  {"sizes", r.sizes},
-            {"labels", r.labels}, {"centroids", r.centroids}};
+            {"labels", r.labels}, {"centroids", r.centroids}, {"growth", toJson(r.growth)}};
 }
 
 ClusterResult resultFromJson(const json& j)
@@ -161,6 +222,8 @@ ClusterResult resultFromJson(const json& j)
     r.sizes = integerArrayField<std::int64_t>(j, "sizes");
     r.labels = integerArrayField<std::int32_t>(j, "labels");
     r.centroids = floatArrayField(j, "centroids");
+    if (!j.contains("growth")) throw CodecError("field 'growth' is missing");
+    r.growth = growthFromJson(j.at("growth"));
     if (r.centroids.size() != static_cast<std::size_t>(r.k) * static_cast<std::size_t>(r.cols))
         throw CodecError("field 'centroids' holds " + std::to_string(r.centroids.size()) + " values, not k x cols = " +
                          std::to_string(r.k) + " x " + std::to_string(r.cols));

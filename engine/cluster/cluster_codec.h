@@ -83,7 +83,12 @@ std::vector<RankTiming> rankTimingsFromJson(const nlohmann::json& j);
 nlohmann::json toJson(const IterationStats& stats);
 IterationStats iterationFromJson(const nlohmann::json& j);
 
-// The answer without its history (iterations travel, and are stored, one by one).
+// AdaptGrow's tests and why growth stopped; shares that could not be measured are null.
+nlohmann::json toJson(const GrowthLog& log);
+GrowthLog growthFromJson(const nlohmann::json& j);
+
+// The answer without its history (iterations travel, and are stored, one by one), with
+// AdaptGrow's growth log.
 nlohmann::json toJson(const ClusterResult& result);
 ClusterResult resultFromJson(const nlohmann::json& j);
 

@@ -2,6 +2,7 @@
 // the store serialises, so every field has a default and says what it means.
 #pragma once
 
+#include "growth_log.h"
 #include "kernels/kernel_types.h"
 
 #include <cstdint>
@@ -71,6 +72,7 @@ struct ClusterResult {
     bool converged = false;
     bool cancelled = false;
     std::vector<IterationStats> history;
+    GrowthLog growth;               // AdaptGrow: every split and merge test and why growth stopped
 };
 
 }  // namespace clusterdesk

@@ -67,15 +67,25 @@ double splitThresholdShare(const NoiseModel& noise, std::int64_t rows, std::int6
 // parentSS is not > 0 or either value is not finite, so that no comparison passes.
 double explainedShare(double parentSS, double gain);
 
-// Whether a cluster is split: its principal axis carries axisShare of its sum of
-// squares, above splitThresholdShare (the cluster has a direction of structure), and
-// the 2-means split along it removes splitShare, above the noise edge (the two children
+// What a cluster's split must clear, as shares of its sum of squares: its principal axis
+// splitThresholdShare (the cluster has a direction of structure), the 2-means split
+// along it the noise edge measured with the cluster's own variance (the two children
 // are not noise apart, so the merge test would not undo the split).
-inline bool splitIsStructure(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS,
-                             double axisShare, double splitShare)
+struct SplitBars {
+    double axis = 0;
+    double split = 0;
+};
+
+inline SplitBars splitBars(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS)
 {
-    return axisShare > splitThresholdShare(noise, rows, dims, parentSS) &&
-           splitShare > noiseEdgeShare(NoiseModel{noise.effectiveDims}, rows, dims, parentSS);
+    return {splitThresholdShare(noise, rows, dims, parentSS), noiseEdgeShare(NoiseModel{noise.effectiveDims}, rows, dims, parentSS)};
+}
+
+// Whether a cluster is split: its principal axis carries axisShare of its sum of
+// squares and the 2-means split along it removes splitShare, each above its bar.
+inline bool splitIsStructure(const SplitBars& bars, double axisShare, double splitShare)
+{
+    return axisShare > bars.axis && splitShare > bars.split;
 }
 
 // Whether two clusters whose separation explains `share` of their union (rows rows,

@@ -100,6 +100,10 @@ std::string runSummaryJson(const RunSummaryInput& in)
         history.push_back(std::move(h));
     }
     j["history"] = std::move(history);
+    if (r.growth.stop != GrowthStop::NotGrown) {
+        j["growth"] = codec::toJson(r.growth);
+        j["growth"]["summary"] = describeGrowthStop(r.growth);
+    }
     return j.dump(2);
 }
 
@@ -127,6 +131,7 @@ std::string runSummaryText(const RunSummaryInput& in)
                       adjustedRandIndex(in.data.truth, r.labels), normalizedMutualInformation(in.data.truth, r.labels));
         text += buffer;
     }
+    if (const std::string growth = describeGrowthStop(r.growth); !growth.empty()) text += "growth    " + growth + "\n";
     std::snprintf(buffer, sizeof buffer,
                   "time      %.3f s total, %.2f ms/iteration (init %.1f, assign %.1f, update %.1f, reduce %.1f ms in all)\n",
                   in.report.secondsTotal, msPerIteration(r), r.initMs, phases.assign, phases.update, phases.reduce);

@@ -74,6 +74,7 @@ ClusterResult refineAtChosenK(ShardContext& ctx, const KMeansParams& params, con
     ClusterResult restarts =
         runKMeansRestarts(ctx, atK, control, grown.iterations, "restart at k=" + std::to_string(grown.k) + ":");
     std::vector<IterationStats> history = std::move(grown.history);
+    GrowthLog growth = std::move(grown.growth);
     history.insert(history.end(), std::make_move_iterator(restarts.history.begin()), std::make_move_iterator(restarts.history.end()));
     const int iterations = grown.iterations + restarts.iterations;
     const double initMs = grown.initMs + restarts.initMs;
@@ -81,6 +82,7 @@ ClusterResult refineAtChosenK(ShardContext& ctx, const KMeansParams& params, con
     // A cancelled restart is unfinished: it does not compete.
     ClusterResult kept = !cancelled && restarts.inertia < grown.inertia ? std::move(restarts) : std::move(grown);
     kept.history = std::move(history);
+    kept.growth = std::move(growth);
     kept.iterations = iterations;
     kept.initMs = initMs;
     kept.cancelled = cancelled;

@@ -155,6 +155,12 @@ private slots:
         auto* clusters = m_station->window().findChild<ui::ClustersPlot*>();
         QVERIFY(clusters->pointCount() > 0);
         QCOMPARE(clusters->centroidCount(), record.k);
+        // Why AdaptGrow stopped, from the record's metrics: the sentence the run's summary holds.
+        const QString why = QJsonDocument::fromJson(QByteArray::fromStdString(record.info.metricsJson))
+                                .object()["growth"].toObject()["summary"].toString();
+        QVERIFY2(why.startsWith("AdaptGrow stopped growing at k="), qPrintable(why));
+        QVERIFY2(evolution->note().simplified().startsWith(why.simplified()), qPrintable(evolution->note()));
+        QCOMPARE(clusters->note(), evolution->note());
         QVERIFY2(!view().detail().contains("cannot"), qPrintable(view().detail()));
         // The Lineage view shows the dataset by its short hash.
         QVERIFY(treeText().contains(QString::fromStdString(record.info.datasetHash).left(12)));

@@ -221,6 +221,7 @@ private slots:
         auto* evolution = station.window().findChild<ui::EvolutionPlot*>();
         QVERIFY(evolution);
         QCOMPARE(evolution->kGraph()->dataCount(), iterations);
+        QVERIFY(evolution->note().isEmpty());  // k-means was told k: nothing to explain
         auto* latency = station.window().findChild<ui::LatencyPlot*>();
         QVERIFY(latency);
         QCOMPARE(latency->reduceBars()->dataCount(), iterations);

@@ -30,6 +30,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 
@@ -69,8 +70,12 @@ private slots:
         QCPGraph* top = evolution->sizeBand(evolution->sizeBandCount() - 1);
         for (auto it = top->data()->constBegin(); it != top->data()->constEnd(); ++it) QCOMPARE(it->value, double(rows));
         QCOMPARE(std::accumulate(outcome->sizes.begin(), outcome->sizes.end(), std::int64_t{0}), rows);
-        // AdaptGrow grows from k0=2: at least one split is marked.
-        QVERIFY(evolution->eventMarkCount() >= 1);
+        // AdaptGrow grows from k0=2: at least one split is marked, and where growth stopped.
+        QVERIFY(evolution->eventMarkCount() >= 2);
+        // Both tabs say why it stopped, with the tests nearest their bars and their values.
+        QVERIFY2(evolution->note().startsWith("AdaptGrow stopped growing at k="), qPrintable(evolution->note()));
+        QVERIFY2(evolution->note().contains("split tests nearest their bars"), qPrintable(evolution->note()));
+        QVERIFY2(evolution->note().contains(QRegularExpression("axis 0\\.\\d{3} of its variance / bar 0\\.\\d{3}")), qPrintable(evolution->note()));
 
         auto* latency = station.window().findChild<ui::LatencyPlot*>();
         QVERIFY(latency);
@@ -96,6 +101,7 @@ private slots:
         QCOMPARE(clusters->centroidCount(), outcome->k);
         QVERIFY(!clusters->placeholderShown());
         QVERIFY(clusters->csv().contains("S00_A000"));
+        QCOMPARE(clusters->note(), evolution->note());
 
         QVERIFY(station.window().runStatus().text().contains(QString::number(iterations)));
         // CSV: a header and one line per iteration.

@@ -2,6 +2,7 @@
 
 #include "../run_set.h"
 #include "cluster_palette.h"
+#include "growth_note.h"
 
 #include <QToolTip>
 
@@ -63,10 +64,14 @@ void ClustersPlot::refresh(const RunSet& runs)
     const QString runId = run ? run->id() : QString();
     const int version = run ? run->projectionVersion() : -1;
     const bool beside = runs.size() > 1;
-    if (m_drawnRun == runId && m_drawnVersion == version && m_drawnBeside == beside) return;
+    const bool finished = run && run->finished();
+    if (m_drawnRun == runId && m_drawnVersion == version && m_drawnBeside == beside && m_drawnFinished == finished) return;
     m_drawnRun = runId;
     m_drawnVersion = version;
     m_drawnBeside = beside;
+    m_drawnFinished = finished;
+    // Why this k, once the run has said (AdaptGrow).
+    setNote(finished ? growthNote(run->outcome().growth) : QString());
     const ClusterProjection& p = shown();
 
     clearGraphs();

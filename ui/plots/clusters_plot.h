@@ -1,6 +1,7 @@
 // Clusters: the selected run's points on their first two principal components, one
 // colour per cluster, centroids marked; hovering a point names its row (or asset) and
-// cluster. One run's points at a time: several would hide each other.
+// cluster. One run's points at a time: several would hide each other. Under the title,
+// for an AdaptGrow run, why it stopped at its k (growth_note.h).
 #pragma once
 
 #include "plot_view.h"
@@ -38,6 +39,7 @@ private:
     QString m_drawnRun;
     int m_drawnVersion = -1;
     bool m_drawnBeside = false;
+    bool m_drawnFinished = false;
     QCPGraph* m_centroids = nullptr;
     QCPItemText* m_placeholder = nullptr;  // in the middle of the empty plot, until there are points
 };

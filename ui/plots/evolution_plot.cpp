@@ -2,6 +2,7 @@
 
 #include "../run_set.h"
 #include "cluster_palette.h"
+#include "growth_note.h"
 
 #include <algorithm>
 
@@ -110,28 +111,23 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
     m_inertia->setPen(QPen(Qt::darkRed, 2, Qt::DashLine));
     m_inertia->setData(x, inertia, true);
 
+    const double lastIteration = n > 0 ? its.back().iteration : 0;
     for (const IterationStats& s : its) {
         const bool split = s.event.rfind("split", 0) == 0;
         const bool merged = s.event.rfind("merged", 0) == 0;
         if (!split && !merged) continue;
-        auto* line = new QCPItemStraightLine(this);
-        line->point1->setCoords(s.iteration - 0.5, 0);
-        line->point2->setCoords(s.iteration - 0.5, 1);
-        line->setPen(QPen(split ? QColor(0, 90, 200) : QColor(200, 90, 0), 1.5, Qt::DotLine));
-        auto* label = new QCPItemText(this);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(s.iteration - 0.5, 0.02 + 0.06 * (m_eventMarks % 4));
-        // Labels near the right end extend to the left of their line, so they stay inside.
-        const bool nearEnd = s.iteration > 0.7 * static_cast<double>(its.back().iteration);
-        label->setPositionAlignment((nearEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         // The event's headline ("split 2 of 8 clusters"): its reasons in brackets would run
         // past the graph's edge; the run's record keeps them whole.
-        label->setText(QString::fromStdString(s.event.substr(0, s.event.find(" ("))));
-        label->setColor(line->pen().color());
-        label->setBrush(QColor(255, 255, 255, 200));
-        ++m_eventMarks;
+        addEventMark(s.iteration - 0.5, lastIteration, QString::fromStdString(s.event.substr(0, s.event.find(" ("))),
+                     split ? QColor(0, 90, 200) : QColor(200, 90, 0));
     }
+    // Where growth ended, and (in the note under the title) why.
+    const GrowthLog& growth = run.outcome().growth;
+    const bool grown = run.finished() && growth.stop != GrowthStop::NotGrown;
+    if (grown)
+        addEventMark(growth.stopIteration + 0.5, lastIteration,
+                     tr("growth stopped: %1").arg(QString::fromStdString(toString(growth.stop))), QColor(90, 90, 90));
+    setNote(grown ? growthNote(growth) : QString());
     if (n > 0 && run.finished()) {
         // The outcome, not the last iteration: with restarts (n-init) the kept start
         // need not be the last one.
@@ -148,8 +144,28 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
     }
 }
 
+void EvolutionPlot::addEventMark(double x, double lastIteration, const QString& text, const QColor& colour)
+{
+    auto* line = new QCPItemStraightLine(this);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(colour, 1.5, Qt::DotLine));
+    auto* label = new QCPItemText(this);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, 0.02 + 0.06 * (m_eventMarks % 4));
+    // Labels near the right end extend to the left of their line, so they stay inside.
+    const bool nearEnd = x > 0.7 * lastIteration;
+    label->setPositionAlignment((nearEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    label->setText(text);
+    label->setColor(colour);
+    label->setBrush(QColor(255, 255, 255, 200));
+    ++m_eventMarks;
+}
+
 void EvolutionPlot::drawInertiaPerRun(const RunSet& runs)
 {
+    setNote(QString());
     int maxK = 0;
     for (int r = 0; r < runs.size(); ++r) {
         const RunSeries& run = runs.at(r);

@@ -1,6 +1,7 @@
 // Evolution: for one run, rows per cluster at every iteration as stacked bands
 // (AdaptGrow rounds add bands as clusters split), with k and inertia on the right;
-// iterations where clusters split or merged are marked with what happened. For several
+// iterations where clusters split or merged are marked with what happened, the end of
+// AdaptGrow's growth too, and under the title why it stopped (growth_note.h). For several
 // runs side by side, each run's inertia curve (left axis, one legend entry per run)
 // and its k as steps of the same colour (right axis).
 #pragma once
@@ -33,6 +34,9 @@ private:
     void showSizes(bool sizes);
     void drawSizes(const RunSeries& run);
     void drawInertiaPerRun(const RunSet& runs);
+    // A dotted vertical line at iteration x with its label (drawn to the left of the line
+    // near the last iteration, so it stays inside).
+    void addEventMark(double x, double lastIteration, const QString& text, const QColor& colour);
     QString sizesCsv(const RunSeries& run) const;
     QString inertiaPerRunCsv(const RunSet& runs) const;
 

@@ -70,6 +70,32 @@ QString PlotView::title() const
     return m_title->text();
 }
 
+void PlotView::setNote(const QString& note)
+{
+    if (note.isEmpty()) {
+        if (m_note) {
+            plotLayout()->remove(m_note);
+            plotLayout()->simplify();
+            m_note = nullptr;
+        }
+        return;
+    }
+    if (!m_note) {
+        plotLayout()->insertRow(1);
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        m_note = new QCPTextElement(this, QString(), small);
+        m_note->setTextColor(QColor(60, 60, 60));
+        plotLayout()->addElement(1, 0, m_note);
+    }
+    m_note->setText(note);
+}
+
+QString PlotView::note() const
+{
+    return m_note ? m_note->text() : QString();
+}
+
 bool PlotView::rescaleUnlessZoomed()
 {
     if (m_userZoomed) return false;

@@ -31,6 +31,8 @@ public:
     bool paint(QPaintDevice& device, int width, int height);
     // The title shown above the axes (what the graph says it shows).
     QString title() const;
+    // The note under the title (why a result is what it is), or empty when none is shown.
+    QString note() const;
     // Ticks on whole numbers only (1, 2, 5, 10, ... apart), for axes that count iterations.
     static void useWholeNumberTicks(QCPAxis* axis);
 
@@ -40,6 +42,8 @@ protected:
     void placeLegendBelow(int columns);
     // Sets the title shown above the axes.
     void setTitle(const QString& title);
+    // Shows lines of text under the title, in a smaller font; empty removes them.
+    void setNote(const QString& note);
     // Zoom and pan back to the data after new points arrived, unless the user zoomed;
     // true when it rescaled (so the caller may adjust the ranges further).
     bool rescaleUnlessZoomed();
@@ -50,6 +54,7 @@ private:
     bool saveSvg(const QString& path);
 
     QCPTextElement* m_title = nullptr;
+    QCPTextElement* m_note = nullptr;  // row 1 while a note is shown
     bool m_userZoomed = false;
 };
 

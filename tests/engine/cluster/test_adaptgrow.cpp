@@ -1,6 +1,7 @@
 // AdaptGrow chooses k: planted sectors in the market demo (the strong one and the
 // realistic default, small universes and long windows), none in pure noise, planted
 // blobs, and the same answer bit for bit on every topology in exact mode.
+#include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/metrics.h"
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
@@ -108,23 +109,86 @@ TEST_CASE("pureNoiseIsOneCluster")
 }
 
 // One price history, its last 250 and its last 2000 returns: the same planted sectors,
-// so the same choice of k, within one (the BIC's penalty grew with the window and lost
-// them: k=1 at 2000 days). Exact equality is not reached yet: 2 of 5 seeds with 100
-// assets choose 10 at 250 days and 11 at 2000 (README, benchmark).
+// so the same choice of k (the BIC's penalty grew with the window and lost them: k=1 at
+// 2000 days). From 100 assets the choice is the same and the truth on every seed tried;
+// with five assets a sector (50) it may differ by one (README, benchmark).
 TEST_CASE("choiceHoldsAcrossWindows")
 {
-    for (int assets : {100, 500})
-        for (int seed : {1, 2}) {
+    for (int assets : {50, 100, 500})
+        for (int seed : {1, 2, 3}) {
             SUBCASE(test::format("assets=%d seed=%d", assets, seed).c_str())
             {
                 const RunReport shortWindow = adaptGrowOn(makeDemo(realisticSpec(assets, 250, 2001, seed)));
                 const RunReport longWindow = adaptGrowOn(makeDemo(realisticSpec(assets, 2000, 2001, seed)));
                 MESSAGE(test::format("assets=%d seed=%d: k=%d at 250 days, k=%d at 2000", assets, seed,
                                      shortWindow.result.k, longWindow.result.k));
-                CHECK(std::abs(shortWindow.result.k - longWindow.result.k) <= 1);
-                CHECK(std::abs(shortWindow.result.k - 10) <= 1);
+                const int tolerance = assets >= 100 ? 0 : 1;
+                CHECK(std::abs(shortWindow.result.k - longWindow.result.k) <= tolerance);
+                CHECK(std::abs(shortWindow.result.k - 10) <= tolerance);
+                CHECK(std::abs(longWindow.result.k - 10) <= tolerance);
             }
         }
+}
+
+// Why AdaptGrow ended at its k is kept: one test per cluster and round, each verdict
+// what the criterion's values say, the k after each round's splits the k the next round
+// tests, and the stop (no split, or kmax) where growth ended.
+TEST_CASE("growthLogSaysWhyItStopped")
+{
+    const Dataset data = makeDemo(realisticSpec(100, 750, 751, 2));
+    const RunReport report = adaptGrowOn(data);
+    const GrowthLog& log = report.result.growth;
+    REQUIRE(log.stop == GrowthStop::NoSplit);
+    CHECK_EQ(log.finalK, report.result.k);
+    int k = 2;  // k0
+    for (int round = 0; round <= log.stopRound; ++round) {
+        const std::vector<SplitTestRecord> tests = splitTestsOf(log, round);
+        REQUIRE_EQ(static_cast<int>(tests.size()), k);
+        int splits = 0;
+        for (const SplitTestRecord& t : tests) {
+            CAPTURE(round);
+            CAPTURE(t.cluster);
+            switch (t.verdict) {
+            case SplitVerdict::Split:
+                ++splits;
+                CHECK(t.axisShare > t.axisBar);
+                CHECK(t.splitShare > t.splitEdge);
+                break;
+            case SplitVerdict::AxisBelowBar: CHECK_FALSE(t.axisShare > t.axisBar); break;
+            case SplitVerdict::SplitBelowEdge:
+                CHECK(t.axisShare > t.axisBar);
+                CHECK_FALSE(t.splitShare > t.splitEdge);
+                break;
+            default: break;
+            }
+        }
+        if (round == log.stopRound) CHECK_EQ(splits, 0);
+        else CHECK(splits > 0);
+        k += splits;
+    }
+    CHECK_EQ(log.stopK, k);
+    CHECK(log.stopIteration > 0);
+    CHECK(log.stopIteration <= report.result.history.back().iteration);
+    const std::string why = describeGrowthStop(log);
+    MESSAGE(why);
+    CHECK(why.find("stopped growing at k=" + std::to_string(k)) != std::string::npos);
+    CHECK(why.find("tested in round " + std::to_string(log.stopRound)) != std::string::npos);
+    REQUIRE(closestRefusal(log) != nullptr);
+
+    KMeansParams capped;
+    capped.algorithm = Algorithm::AdaptGrow;
+    capped.kMax = 3;  // both of k0's clusters hold sectors: one split has no room
+    capped.merge = false;
+    const RunReport atMax = runClustering(data, capped, parseTopology("host"), 2);
+    CHECK(atMax.result.growth.stop == GrowthStop::KMax);
+    CHECK_EQ(atMax.result.growth.stopK, 3);
+    // Splits of structure beyond kmax are kept as such: left out for want of room.
+    const auto& splits = atMax.result.growth.splits;
+    CHECK(std::any_of(splits.begin(), splits.end(), [](const SplitTestRecord& t) { return t.verdict == SplitVerdict::NoRoom; }));
+    CHECK(describeGrowthStop(atMax.result.growth).find("k reached kmax") != std::string::npos);
+
+    KMeansParams kmeans;
+    CHECK(runClustering(data, kmeans, parseTopology("host"), 2).result.growth.stop == GrowthStop::NotGrown);
 }
 
 namespace {
@@ -194,6 +258,8 @@ TEST_CASE("exactModeIsBitIdenticalAcrossShardsOnMarkets")
     for (const char* topology : {"shards:2", "shards:5"}) {
         const RunReport other = adaptGrowOn(data, kernels::Mode::Exact, topology);
         REQUIRE_EQ(other.result.k, reference.result.k);
+        // Every test's values too: the same bits decide the same splits.
+        REQUIRE_EQ(codec::toJson(other.result.growth).dump(), codec::toJson(reference.result.growth).dump());
         REQUIRE_EQ(other.result.labels, reference.result.labels);
         REQUIRE(std::memcmp(other.result.centroids.data(), reference.result.centroids.data(),
                             reference.result.centroids.size() * sizeof(float)) == 0);

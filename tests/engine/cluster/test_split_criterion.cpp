@@ -43,20 +43,20 @@ TEST_CASE("edgeIsTheMarchenkoPasturShare")
     CHECK(splitThresholdShare(equalColumns(250), 50, 250, 1.0) - splitThresholdShare(equalColumns(2000), 50, 2000, 1.0) < 0.04);
     // Hysteresis: a split just kept is never merged back.
     const NoiseModel n250 = equalColumns(250);
-    CHECK(splitIsStructure(n250, 50, 250, 1.0, splitThresholdShare(n250, 50, 250, 1.0) + 1e-9, noiseEdgeShare(n250, 50, 250, 1.0) + 1e-9));
+    CHECK(splitIsStructure(splitBars(n250, 50, 250, 1.0), splitThresholdShare(n250, 50, 250, 1.0) + 1e-9, noiseEdgeShare(n250, 50, 250, 1.0) + 1e-9));
     CHECK_FALSE(mergeIsNoise(n250, 50, 250, 1.0, noiseEdgeShare(n250, 50, 250, 1.0) + 1e-9));
     // A strong axis whose 2-means split is still noise apart is not split (it would merge back).
-    CHECK_FALSE(splitIsStructure(n250, 50, 250, 1.0, 0.9, noiseEdgeShare(n250, 50, 250, 1.0)));
+    CHECK_FALSE(splitIsStructure(splitBars(n250, 50, 250, 1.0), 0.9, noiseEdgeShare(n250, 50, 250, 1.0)));
 }
 
 TEST_CASE("degenerateCasesNeverPass")
 {
     CHECK(std::isinf(noiseEdgeShare(equalColumns(10), 1, 10, 1.0)));
     CHECK(std::isinf(noiseEdgeShare(equalColumns(0.5), 10, 10, 1.0)));
-    CHECK_FALSE(splitIsStructure(equalColumns(10), 1, 10, 1.0, 0.9, 0.9));
+    CHECK_FALSE(splitIsStructure(splitBars(equalColumns(10), 1, 10, 1.0), 0.9, 0.9));
     CHECK(std::isnan(explainedShare(0.0, 0.0)));
     CHECK(std::isnan(explainedShare(1.0, NAN)));
-    CHECK_FALSE(splitIsStructure(equalColumns(10), 10, 10, 0.0, explainedShare(0.0, 0.0), explainedShare(0.0, 0.0)));
+    CHECK_FALSE(splitIsStructure(splitBars(equalColumns(10), 10, 10, 0.0), explainedShare(0.0, 0.0), explainedShare(0.0, 0.0)));
 }
 
 namespace {
@@ -122,13 +122,13 @@ TEST_CASE("noiseStaysBelowTheEdgeAndGroupsClearIt")
         for (double& v : x) v = normal(rng);
         const double noiseSS = sumOfSquares(x, 0, rows, dims);
         const double noiseShare = explainedShare(noiseSS, twoMeansGain(x, rows, dims));
-        CHECK_FALSE(splitIsStructure(equalColumns(dims), rows, dims, noiseSS, noiseShare, noiseShare));
+        CHECK_FALSE(splitIsStructure(splitBars(equalColumns(dims), rows, dims, noiseSS), noiseShare, noiseShare));
         CHECK(mergeIsNoise(equalColumns(dims), rows, dims, noiseSS, noiseShare));
         // The planted split of two groups, as the split test would score it.
         for (int i = 0; i < rows; ++i)
             for (int j = 0; j < dims; ++j) x[i * dims + j] += (i < rows / 2 ? c.shift : -c.shift);
         const double ss = sumOfSquares(x, 0, rows, dims);
         const double gain = ss - sumOfSquares(x, 0, rows / 2, dims) - sumOfSquares(x, rows / 2, rows, dims);
-        CHECK(splitIsStructure(equalColumns(dims), rows, dims, ss, explainedShare(ss, gain), explainedShare(ss, gain)));
+        CHECK(splitIsStructure(splitBars(equalColumns(dims), rows, dims, ss), explainedShare(ss, gain), explainedShare(ss, gain)));
     }
 }

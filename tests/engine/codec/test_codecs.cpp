@@ -14,6 +14,8 @@
 #include "engine/store/run_codec.h"
 #include "engine/store/store_error.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 using namespace clusterdesk;
@@ -166,6 +168,58 @@ TEST_CASE("results round-trip; centroids must match k x cols")
     nlohmann::json bad = codec::toJson(r);
     bad["k"] = 3;
     CHECK_THROWS_WITH_AS(codec::resultFromJson(bad), doctest::Contains("not k x cols"), CodecError);
+}
+
+// AdaptGrow's growth log travels with the result (pool) and in the metrics (store):
+// every test, every verdict by name, unmeasured shares as null, a bar nothing clears as
+// "inf".
+TEST_CASE("growth logs round-trip, shares that could not be measured included")
+{
+    GrowthLog log;
+    log.stop = GrowthStop::NoSplit;
+    log.stopRound = 3;
+    log.stopIteration = 17;
+    log.stopK = 11;
+    log.finalK = 9;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    log.splits = {{0, 0, 50, 0.165, 0.138, 0.12, 0.11, SplitVerdict::Split},
+                  {3, 1, 1, nan, inf, nan, inf, SplitVerdict::TooFewRows},
+                  {3, 2, 6, 0.272, 0.251, 0.229, 0.264, SplitVerdict::SplitBelowEdge},
+                  {3, 4, 5, 0.2, 0.3, 0.1, 0.2, SplitVerdict::AxisBelowBar},
+                  {3, 5, 5, 0.9, 0.3, 0.8, 0.2, SplitVerdict::LoneChild},
+                  {2, 6, 9, 0.5, 0.3, 0.4, 0.2, SplitVerdict::NoRoom}};
+    log.merges = {{3, 0, 4, 10, 0.15, 0.16, true}, {3, 1, 9, 13, 0.17, 0.13, false}};
+    ClusterResult r;
+    r.growth = log;
+    const GrowthLog back = codec::resultFromJson(nlohmann::json::parse(codec::toJson(r).dump())).growth;
+    CHECK(back.stop == log.stop);
+    CHECK(back.stopRound == 3);
+    CHECK(back.stopIteration == 17);
+    CHECK(back.stopK == 11);
+    CHECK(back.finalK == 9);
+    REQUIRE(back.splits.size() == log.splits.size());
+    for (std::size_t i = 0; i < log.splits.size(); ++i) {
+        const SplitTestRecord& a = log.splits[i];
+        const SplitTestRecord& b = back.splits[i];
+        CAPTURE(i);
+        CHECK(b.round == a.round);
+        CHECK(b.cluster == a.cluster);
+        CHECK(b.rows == a.rows);
+        CHECK(b.verdict == a.verdict);
+        for (const auto& [x, y] : {std::pair{a.axisShare, b.axisShare}, {a.axisBar, b.axisBar}, {a.splitShare, b.splitShare}, {a.splitEdge, b.splitEdge}})
+            CHECK((std::isnan(x) ? std::isnan(y) : x == y));
+    }
+    REQUIRE(back.merges.size() == 2);
+    CHECK(back.merges[0].merged);
+    CHECK_FALSE(back.merges[1].merged);
+    CHECK(back.merges[1].share == 0.17);
+    nlohmann::json bad = codec::toJson(log);
+    bad["splits"][0]["verdict"] = "maybe";
+    CHECK_THROWS_WITH_AS(codec::growthFromJson(bad), doctest::Contains("unknown value 'maybe'"), CodecError);
+    bad = codec::toJson(log);
+    bad["splits"][1]["axis_bar"] = "wide";
+    CHECK_THROWS_WITH_AS(codec::growthFromJson(bad), doctest::Contains("'axis_bar'"), CodecError);
 }
 
 TEST_CASE("data source descriptions round-trip")

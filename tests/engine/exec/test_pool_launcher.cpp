@@ -4,6 +4,7 @@
 // mpirun is not on PATH.
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
+#include "engine/cluster/cluster_codec.h"
 #include "engine/data/demo.h"
 #include "engine/data/open_source.h"
 #include "engine/exec/pool_launcher.h"
@@ -296,6 +297,9 @@ TEST_CASE("adaptGrowExactMatchesHost")
     REQUIRE(pool.result.labels == host.result.labels);
     REQUIRE(pool.result.centroids == host.result.centroids);
     REQUIRE_EQ(pool.result.history.size(), host.result.history.size());
+    // Why growth stopped comes back from rank 0 whole: every test, the same values.
+    REQUIRE(pool.result.growth.stop != GrowthStop::NotGrown);
+    REQUIRE_EQ(codec::toJson(pool.result.growth).dump(), codec::toJson(host.result.growth).dump());
 }
 
 TEST_CASE("adaptGrowRestartsExactMatchHost")

@@ -1,0 +1,101 @@
+#include "growth_log.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace clusterdesk {
+namespace {
+
+std::string share(double value)
+{
+    if (std::isnan(value)) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+std::string plural(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string toString(SplitVerdict verdict)
+{
+    switch (verdict) {
+    case SplitVerdict::Split: return "split";
+    case SplitVerdict::AxisBelowBar: return "axis below bar";
+    case SplitVerdict::SplitBelowEdge: return "split below edge";
+    case SplitVerdict::TooFewRows: return "too few rows";
+    case SplitVerdict::LoneChild: return "child of one row";
+    case SplitVerdict::NoRoom: return "no room (kmax)";
+    }
+    return "?";
+}
+
+std::string toString(GrowthStop stop)
+{
+    switch (stop) {
+    case GrowthStop::NotGrown: return "not grown";
+    case GrowthStop::NoSplit: return "no split";
+    case GrowthStop::KMax: return "kmax";
+    case GrowthStop::RoundLimit: return "round limit";
+    case GrowthStop::Cancelled: return "cancelled";
+    }
+    return "?";
+}
+
+std::vector<SplitTestRecord> splitTestsOf(const GrowthLog& log, int round)
+{
+    std::vector<SplitTestRecord> out;
+    for (const SplitTestRecord& t : log.splits)
+        if (t.round == round) out.push_back(t);
+    return out;
+}
+
+const SplitTestRecord* closestRefusal(const GrowthLog& log)
+{
+    const SplitTestRecord* best = nullptr;
+    for (const SplitTestRecord& t : log.splits) {
+        if (t.round != log.stopRound || t.verdict == SplitVerdict::Split || t.verdict == SplitVerdict::NoRoom ||
+            t.verdict == SplitVerdict::TooFewRows || t.verdict == SplitVerdict::LoneChild)
+            continue;
+        const double margin = t.axisShare - t.axisBar;
+        if (std::isnan(margin)) continue;
+        if (!best || margin > best->axisShare - best->axisBar) best = &t;
+    }
+    return best;
+}
+
+std::string describeGrowthStop(const GrowthLog& log)
+{
+    if (log.stop == GrowthStop::NotGrown) return {};
+    std::string text = "AdaptGrow stopped growing at k=" + std::to_string(log.stopK) + ": ";
+    const std::size_t tested = splitTestsOf(log, log.stopRound).size();
+    switch (log.stop) {
+    case GrowthStop::NoSplit: {
+        text += tested == 0 ? "no cluster had rows enough to test" :
+                              "none of the " + plural(tested, "cluster", "clusters") + " tested in round " +
+                                  std::to_string(log.stopRound) + " was structure";
+        if (const SplitTestRecord* t = closestRefusal(log)) {
+            text += "; closest, cluster " + std::to_string(t->cluster) + " (" + plural(static_cast<std::size_t>(t->rows), "row", "rows") +
+                    "): its axis held " + share(t->axisShare) + " of its variance against a bar of " + share(t->axisBar);
+            if (t->verdict != SplitVerdict::AxisBelowBar) text += " (" + toString(t->verdict) + ")";
+        }
+        break;
+    }
+    case GrowthStop::KMax: text += "k reached kmax"; break;
+    case GrowthStop::RoundLimit: text += "the round limit was reached"; break;
+    case GrowthStop::Cancelled: text += "the run was cancelled"; break;
+    case GrowthStop::NotGrown: break;
+    }
+    text += ".";
+    std::size_t merged = 0;
+    for (const MergeTestRecord& m : log.merges) merged += m.merged ? 1 : 0;
+    if (merged > 0)
+        text += " Then " + plural(merged, "pair", "pairs") + " that noise could separate merged: k=" + std::to_string(log.finalK) + ".";
+    return text;
+}
+
+}  // namespace clusterdesk
