@@ -15,23 +15,18 @@ namespace clusterdesk::kernels {
 // not hold a whole number of rows.
 void zscoreRows(std::span<float> rows, std::int64_t cols);
 
-// Weighs every column (every day of a return window) alike: each column of rows that are
-// already standardised is divided by its root mean square across rows, and the rows are
-// standardised again. Daily returns cluster their volatility and have fat tails, so
-// left alone a few turbulent days carry most of a row's variance and the distances
-// between rows are decided by them (in the realistic market demo, 250 days count as
-// 110 to 140 equal ones); dividing each day by its cross-sectional dispersion restores
-// about 220 and with them the sector signal of the calm days. Across assets, not along
-// time: every asset's own volatility is left to the z-score.
-//
-// weights: empty, or one per column for a weighted window whose rows hold
-// z_j sqrt(w_j) with z standardised under the weights (the live window's half-life):
-// column j is brought to root mean square sqrt(w_j) and the rows re-standardised under
-// the same weights. A column that is zero in every row stays zero, as do rows that are
-// zero; with fewer than two rows there is no cross-section and nothing changes. Column
-// sums run in row order and each row's arithmetic is fixed: the same bits for any
-// thread count. Throws std::invalid_argument as zscoreRows does, and when weights has
-// neither 0 nor cols entries.
-void equalizeColumnDispersion(std::span<float> rows, std::int64_t cols, std::span<const double> weights = {});
+// Weighs every column (every day of a return window) alike: each column is divided by
+// its root mean square across the rows. Meant for returns already divided by each
+// asset's own volatility (not demeaned, so a day on which nothing moved stays zero, and
+// the day's market move counts in its scale); the caller z-scores the rows afterwards.
+// Daily returns cluster their volatility and have fat tails, so left alone a few
+// turbulent days carry most of a row's variance and the distances between rows are
+// decided by them (in the realistic market demo, 250 days count as 110 to 140 equal
+// ones); dividing each day by its cross-sectional dispersion restores about 220 and with
+// them the sector signal of the calm days. A column that is zero in every row stays zero;
+// with fewer than two rows there is no cross-section and nothing changes. Column sums
+// run in row order and each value's arithmetic is fixed: the same bits for any thread
+// count. Throws std::invalid_argument as zscoreRows does.
+void scaleColumnsToUnitRms(std::span<float> rows, std::int64_t cols);
 
 }  // namespace clusterdesk::kernels

@@ -202,8 +202,17 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
         for (std::int64_t j = 0; j < window; ++j) squares += (row[j] - out.returnMean[r]) * (row[j] - out.returnMean[r]);
         out.returnStd[r] = std::sqrt(squares / static_cast<double>(window));
     }
+    if (options.scaleDays) {
+        // Each asset's returns in units of its own volatility (a flat row is zero), then
+        // every period to unit dispersion across the assets; the z-score follows.
+        for (std::size_t r = 0; r < kept.size(); ++r) {
+            float* row = out.values.data() + r * static_cast<std::size_t>(window);
+            const double sd = out.returnStd[r];
+            for (std::int64_t j = 0; j < window; ++j) row[j] = sd > 0 ? static_cast<float>(row[j] / sd) : 0.0f;
+        }
+        clusterdesk::kernels::scaleColumnsToUnitRms(out.values, out.cols);
+    }
     clusterdesk::kernels::zscoreRows(out.values, out.cols);
-    if (options.scaleDays) clusterdesk::kernels::equalizeColumnDispersion(out.values, out.cols);
     if (!flat.empty()) {
         notes.push_back(std::to_string(flat.size()) + (flat.size() == 1 ? " asset has" : " assets have") +
                         " constant returns over the window; their rows are all "

@@ -23,7 +23,7 @@ std::int64_t steadyMicros()
 
 LiveClusterer::LiveClusterer(LiveOptions options)
     : m_options(std::move(options))
-    , m_window(m_options.windowBars, m_options.barSeconds, m_options.halfLifeSeconds)
+    , m_window(m_options.windowBars, m_options.barSeconds, m_options.halfLifeSeconds, m_options.scaleBars)
     , m_identity(m_options.identity)
 {
     if (m_options.updateEveryBars < 1)

@@ -40,6 +40,7 @@ json optionsToJson(const LiveOptions& o)
             {"bar_s", o.barSeconds},
             {"window_bars", o.windowBars},
             {"half_life_s", o.halfLifeSeconds},
+            {"scale_bars", o.scaleBars},
             {"update_every_bars", o.updateEveryBars},
             {"params", codec::toJson(o.params)},
             {"fresh_initialisations", o.freshInitialisations},
@@ -61,6 +62,8 @@ LiveOptions optionsFromJson(const json& j)
     o.barSeconds = codec::integerFieldOr<std::int64_t>(j, "bar_s", 1);
     o.windowBars = codec::integerField<std::int64_t>(j, "window_bars");
     o.halfLifeSeconds = j.at("half_life_s").get<double>();
+    // Sessions recorded before bars were scaled replay unscaled, as they ran.
+    o.scaleBars = j.value("scale_bars", false);
     o.updateEveryBars = codec::integerField<std::int64_t>(j, "update_every_bars");
     o.params = codec::paramsFromJson(j.at("params"));
     o.freshInitialisations = codec::integerField<int>(j, "fresh_initialisations");

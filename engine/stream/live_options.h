@@ -23,6 +23,7 @@ struct LiveOptions {
     std::int64_t barSeconds = 1;      // the bars' length, as the feed's ticks were cut
     std::int64_t windowBars = 60;     // returns per asset in the window
     double halfLifeSeconds = 0;       // > 0: a return's weight halves every this many seconds of bar time
+    bool scaleBars = true;            // each bar to unit dispersion across the assets (return_window.h)
     std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
     KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
     // Without a warm start (the first update, or after a cluster emptied): the best of

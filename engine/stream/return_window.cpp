@@ -6,14 +6,14 @@
 
 #include <cmath>
 #include <cstdio>
-#include <span>
 
 namespace clusterdesk::stream {
 
-ReturnWindow::ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds)
+ReturnWindow::ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds, bool scaleBars)
     : m_length(length)
     , m_barMicros(barSeconds * 1000000)
     , m_halfLife(halfLifeSeconds)
+    , m_scaleBars(scaleBars)
 {
     if (length < 2) throw UsageError("a live window needs at least 2 returns, got " + std::to_string(length));
     if (barSeconds < 1 || barSeconds > std::int64_t{1} << 40)
@@ -110,21 +110,44 @@ Dataset ReturnWindow::matrix(const std::string& source) const
             squares += weights[static_cast<std::size_t>(j)] * d * d;
             constant = constant && out.values[at + j] == out.values[at];
         }
-        const double sd = std::sqrt(squares / static_cast<double>(m_length));
-        // Z-scored here, with the statistics at hand: a flat row becomes zeros.
-        for (std::int64_t j = 0; j < m_length; ++j)
-            out.values[at + j] = constant ? 0.0f
-                                          : static_cast<float>((out.values[at + j] - mean) / sd *
-                                                               std::sqrt(weights[static_cast<std::size_t>(j)]));
         if (constant) flat.push_back(asset.name);
         out.rowNames.push_back(asset.name);
         out.returnMean.push_back(mean);
-        out.returnStd.push_back(sd);
+        out.returnStd.push_back(constant ? 0.0 : std::sqrt(squares / static_cast<double>(m_length)));
         ++out.rows;
     }
-    // Every bar weighs alike across assets, as for a prices file.
-    clusterdesk::kernels::equalizeColumnDispersion(out.values, m_length,
-                                                   m_halfLife > 0 ? std::span<const double>(weights) : std::span<const double>());
+    // What each row is standardised with: its own mean and deviation, or with the bars
+    // scaled, those of the scaled row (in units of the asset's volatility, each bar then
+    // to unit dispersion across the assets, as for a prices file).
+    std::vector<double> means = out.returnMean, deviations = out.returnStd;
+    if (m_scaleBars) {
+        for (std::int64_t r = 0; r < out.rows; ++r) {
+            float* row = out.values.data() + r * m_length;
+            const double sd = out.returnStd[static_cast<std::size_t>(r)];
+            for (std::int64_t j = 0; j < m_length; ++j) row[j] = sd > 0 ? static_cast<float>(row[j] / sd) : 0.0f;
+        }
+        clusterdesk::kernels::scaleColumnsToUnitRms(out.values, m_length);
+        for (std::int64_t r = 0; r < out.rows; ++r) {
+            const float* row = out.values.data() + r * m_length;
+            double sum = 0, squares = 0;
+            for (std::int64_t j = 0; j < m_length; ++j) sum += weights[static_cast<std::size_t>(j)] * row[j];
+            const double mean = sum / static_cast<double>(m_length);
+            for (std::int64_t j = 0; j < m_length; ++j) {
+                const double d = row[j] - mean;
+                squares += weights[static_cast<std::size_t>(j)] * d * d;
+            }
+            means[static_cast<std::size_t>(r)] = mean;
+            deviations[static_cast<std::size_t>(r)] = std::sqrt(squares / static_cast<double>(m_length));
+        }
+    }
+    // Z-scored with the weighted mean and deviation, each column scaled by the root of
+    // its weight; a flat row becomes zeros.
+    for (std::int64_t r = 0; r < out.rows; ++r) {
+        float* row = out.values.data() + r * m_length;
+        const double mean = means[static_cast<std::size_t>(r)], sd = deviations[static_cast<std::size_t>(r)];
+        for (std::int64_t j = 0; j < m_length; ++j)
+            row[j] = sd > 0 ? static_cast<float>((row[j] - mean) / sd * std::sqrt(weights[static_cast<std::size_t>(j)])) : 0.0f;
+    }
     // Column names: the bars the returns end in, oldest first.
     for (std::int64_t j = 0; j < m_length; ++j) {
         const std::int64_t bar = m_bars - m_length + j;
@@ -134,7 +157,7 @@ Dataset ReturnWindow::matrix(const std::string& source) const
     char halving[64] = "";
     if (m_halfLife > 0) std::snprintf(halving, sizeof halving, ", weights halving every %g s", m_halfLife);
     out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
-                        " bar returns, each bar scaled to unit dispersion across assets" + halving);
+                        " bar returns" + (m_scaleBars ? ", each bar scaled to unit dispersion across assets" : "") + halving);
     if (!flat.empty())
         out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
     return out;

@@ -9,10 +9,10 @@
 // the stream's length. With a half-life, a return's weight halves every `halfLife`
 // seconds of bar time before the newest bar: rows are z-scored with the weighted mean
 // and deviation and each column scaled by the square root of its weight, so Euclidean
-// distance is the weighted correlation distance and recent moves count the most. Then
-// each bar is scaled to unit dispersion across the assets and the rows standardised
-// again (kernels::equalizeColumnDispersion), as the prices pipeline does: a turbulent
-// minute does not outweigh the calm ones.
+// distance is the weighted correlation distance and recent moves count the most. Before
+// the z-score, each return is put in units of its asset's volatility and each bar scaled
+// to unit dispersion across the assets (kernels::scaleColumnsToUnitRms), as the prices
+// pipeline does: a turbulent minute does not outweigh the calm ones.
 #pragma once
 
 #include "engine/data/bar_aggregator.h"
@@ -27,9 +27,10 @@ namespace clusterdesk::stream {
 class ReturnWindow {
 public:
     // length: returns per row (>= 2). barSeconds: the bars' length (> 0). halfLifeSeconds:
-    // 0 for equal weights, else > 0. UsageError for a length below 2, a bar length not
-    // positive, or a half-life negative or not finite.
-    ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds = 0);
+    // 0 for equal weights, else > 0. scaleBars: each bar to unit dispersion across the
+    // assets (false: as sessions recorded before it did). UsageError for a length below
+    // 2, a bar length not positive, or a half-life negative or not finite.
+    ReturnWindow(std::int64_t length, std::int64_t barSeconds, double halfLifeSeconds = 0, bool scaleBars = true);
 
     // Adds one closed bar, later than the previous one (UsageError naming both starts if
     // not: the aggregator closes bars in time order); symbols names every symbol the bar's indices may refer to (the aggregator's
@@ -61,6 +62,7 @@ private:
     std::int64_t m_length;
     std::int64_t m_barMicros;
     double m_halfLife;
+    bool m_scaleBars;
     std::int64_t m_bars = 0;
     std::vector<Asset> m_assets;            // indexed like the aggregator's symbols
     std::vector<std::int64_t> m_barStarts;  // ring of the last m_length bar starts

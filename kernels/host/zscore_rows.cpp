@@ -36,30 +36,16 @@ struct ZscoreRow {
     }
 };
 
-// Scales row i's columns by factor, then standardises it under the weights whose square
-// roots are root (all 1 when root is null): mean = sum(root_j x_j) / d, variance =
-// sum((x_j - mean root_j)^2) / d, in double, in index order.
-struct RescaleRow {
+// Scales row i's columns by factor.
+struct ScaleRow {
     float* x;
     std::int64_t d;
     const double* factor;
-    const double* root;
 
     void operator()(std::int64_t i) const
     {
         float* xi = x + i * d;
         for (std::int64_t j = 0; j < d; ++j) xi[j] = static_cast<float>(xi[j] * factor[j]);
-        double mean = 0.0;
-        for (std::int64_t j = 0; j < d; ++j) mean += (root ? root[j] : 1.0) * xi[j];
-        mean /= static_cast<double>(d);
-        double var = 0.0;
-        for (std::int64_t j = 0; j < d; ++j) {
-            const double t = xi[j] - mean * (root ? root[j] : 1.0);
-            var += t * t;
-        }
-        var /= static_cast<double>(d);
-        const double inv = var > 0.0 ? 1.0 / std::sqrt(var) : 0.0;
-        for (std::int64_t j = 0; j < d; ++j) xi[j] = static_cast<float>((xi[j] - mean * (root ? root[j] : 1.0)) * inv);
     }
 };
 
@@ -81,12 +67,9 @@ void zscoreRows(std::span<float> rows, std::int64_t cols)
                      ZscoreRow{rows.data(), cols});
 }
 
-void equalizeColumnDispersion(std::span<float> rows, std::int64_t cols, std::span<const double> weights)
+void scaleColumnsToUnitRms(std::span<float> rows, std::int64_t cols)
 {
-    checkShape("equalizeColumnDispersion", rows, cols);
-    if (!weights.empty() && static_cast<std::int64_t>(weights.size()) != cols)
-        throw std::invalid_argument("equalizeColumnDispersion: " + std::to_string(weights.size()) + " weights for " +
-                                    std::to_string(cols) + " columns");
+    checkShape("scaleColumnsToUnitRms", rows, cols);
     const std::int64_t n = static_cast<std::int64_t>(rows.size()) / cols;
     if (n < 2) return;
     const auto columns = static_cast<std::size_t>(cols);
@@ -95,15 +78,13 @@ void equalizeColumnDispersion(std::span<float> rows, std::int64_t cols, std::spa
         const float* xi = rows.data() + i * cols;
         for (std::size_t j = 0; j < columns; ++j) squares[j] += static_cast<double>(xi[j]) * xi[j];
     }
-    std::vector<double> root(weights.empty() ? 0 : columns);
-    for (std::size_t j = 0; j < root.size(); ++j) root[j] = std::sqrt(weights[j]);
     std::vector<double> factor(columns);
     for (std::size_t j = 0; j < columns; ++j) {
         const double rms = std::sqrt(squares[j] / static_cast<double>(n));
-        factor[j] = rms > 0.0 ? (root.empty() ? 1.0 : root[j]) / rms : 0.0;
+        factor[j] = rms > 0.0 ? 1.0 / rms : 0.0;
     }
     thrust::for_each(thrust::omp::par, thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
-                     RescaleRow{rows.data(), cols, factor.data(), root.empty() ? nullptr : root.data()});
+                     ScaleRow{rows.data(), cols, factor.data()});
 }
 
 }  // namespace clusterdesk::kernels

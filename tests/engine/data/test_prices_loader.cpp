@@ -86,10 +86,11 @@ TEST_CASE("rowsAreZscoredLogReturns")
     REQUIRE(d.truth.empty());
 }
 
-// By default every day weighs alike: each column of the z-scored returns is divided by
-// its root mean square across the assets, and the rows are z-scored again. Checked
-// against that computed here from the unscaled rows, on a file whose third day is a
-// crash many times the others' dispersion.
+// By default every day weighs alike: each asset's returns in units of its volatility,
+// each day divided by their root mean square across the assets, then every row z-scored.
+// Checked against that computed here from the unscaled rows (z + mean / sd is the return
+// over its deviation), on a file whose fourth day is a crash many times the others'
+// dispersion and whose last day nothing moved (a holiday filled forward).
 TEST_CASE("daysScaledToUnitDispersion")
 {
     test::TempDir dir;
@@ -100,24 +101,32 @@ TEST_CASE("daysScaledToUnitDispersion")
                                              "2024-01-04,103,51,10.2,20.1\n"
                                              "2024-01-05,80,40,8,16\n"
                                              "2024-01-08,81,41,8.2,16.1\n"
-                                             "2024-01-09,80.5,41.5,8.1,16.3\n");
+                                             "2024-01-09,80.5,41.5,8.1,16.3\n"
+                                             "2024-01-10,80.5,41.5,8.1,16.3\n");
     const Dataset scaled = loadDataset(path);  // sniffed from the Date header
     const Dataset plain = loadUnscaled(path);
     REQUIRE_EQ(scaled.rows, plain.rows);
     REQUIRE_EQ(scaled.cols, plain.cols);
     REQUIRE_MESSAGE(hasNote(scaled, "each period scaled to unit dispersion across assets"), allNotes(scaled).c_str());
+    std::vector<std::vector<double>> u(static_cast<std::size_t>(plain.rows));
+    for (std::int64_t a = 0; a < plain.rows; ++a)
+        for (std::int64_t j = 0; j < plain.cols; ++j) u[a].push_back(plain.row(a)[j] + plain.returnMean[a] / plain.returnStd[a]);
     std::vector<double> rms(static_cast<std::size_t>(plain.cols), 0.0);
     for (std::int64_t a = 0; a < plain.rows; ++a)
-        for (std::int64_t j = 0; j < plain.cols; ++j) rms[j] += double(plain.row(a)[j]) * plain.row(a)[j] / double(plain.rows);
+        for (std::int64_t j = 0; j < plain.cols; ++j) rms[j] += u[a][j] * u[a][j] / double(plain.rows);
+    const std::int64_t quiet = plain.cols - 1;
+    CHECK(rms[quiet] < 1e-10);  // nothing moved: nothing to scale
     for (std::int64_t a = 0; a < plain.rows; ++a) {
-        std::vector<double> u;
-        for (std::int64_t j = 0; j < plain.cols; ++j) u.push_back(plain.row(a)[j] / std::sqrt(rms[j]));
+        for (std::int64_t j = 0; j < plain.cols; ++j) u[a][j] = rms[j] > 1e-10 ? u[a][j] / std::sqrt(rms[j]) : 0.0;
         double mean = 0, var = 0;
-        for (double x : u) mean += x / double(u.size());
-        for (double x : u) var += (x - mean) * (x - mean) / double(u.size());
+        for (double x : u[a]) mean += x / double(u[a].size());
+        for (double x : u[a]) var += (x - mean) * (x - mean) / double(u[a].size());
         for (std::int64_t j = 0; j < plain.cols; ++j)
-            REQUIRE_MESSAGE(std::fabs(scaled.row(a)[j] - (u[j] - mean) / std::sqrt(var)) < 1e-5,
+            REQUIRE_MESSAGE(std::fabs(scaled.row(a)[j] - (u[a][j] - mean) / std::sqrt(var)) < 1e-4,
                             test::format("asset %lld day %lld: %g", static_cast<long long>(a), static_cast<long long>(j), scaled.row(a)[j]).c_str());
+        // The quiet day stays as quiet as the other days' mean: it is not blown up to a
+        // day's worth of dispersion.
+        CHECK(std::fabs(scaled.row(a)[quiet]) < 0.5);
     }
     // And it changed them: the crash had set every row's scale.
     double moved = 0;
