@@ -19,8 +19,6 @@ namespace {
 
 constexpr int kPowerIterations = 5;
 constexpr std::uint64_t kAxisStream = 0x61786573ULL;
-// Fewer rows than this make a split test meaningless.
-constexpr std::int64_t kMinRowsToSplit = 4;
 // A child of one row is an outlier, not a group: in a handful of assets the one with the
 // most idiosyncratic risk always sits apart, whatever the window.
 constexpr std::int64_t kMinChildRows = 2;
@@ -92,7 +90,7 @@ public:
             const SplitBars bars = splitBars(m_noise, t.rows, m_d, parentSS);
             t.axisBar = bars.axis;
             t.splitEdge = bars.split;
-            if (t.rows < kMinRowsToSplit)
+            if (t.rows < kMinRowsToTest)
                 t.verdict = SplitVerdict::TooFewRows;
             else if (n0 < kMinChildRows || n1 < kMinChildRows)
                 t.verdict = SplitVerdict::LoneChild;
@@ -114,7 +112,8 @@ public:
     // union (split_criterion.h), the least separated first; returns how many pairs
     // merged. The separation is n_a n_b / (n_a + n_b) |m_a - m_b|^2, the union's sum of
     // squares SS_a + SS_b plus that. Every nearest pair's test goes to records, once.
-    int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a, int round, std::vector<MergeTestRecord>& records) const
+    int mergePairs(std::vector<float>& centroids, int& k, const Assignment& a, int round, MergeScope scope,
+                   std::vector<MergeTestRecord>& records) const
     {
         const std::size_t firstRecord = records.size();
         const auto record = [&](int i, int j, std::int64_t rows, double share, double edge) {
@@ -155,9 +154,12 @@ public:
                 pairs.push_back({std::min(i, nearest), std::max(i, nearest), std::numeric_limits<double>::infinity()});
                 continue;
             }
-            if (!mergeIsNoise(m_noise, ni + nj, m_d, unionSS, share)) continue;
+            // A cluster of one row is not a group (a split never leaves one): it joins
+            // its nearest neighbour whatever the separation.
+            const bool lone = ni < kMinChildRows || nj < kMinChildRows;
+            if (!lone && (scope == MergeScope::LoneRows || !mergeIsNoise(m_noise, ni + nj, m_d, unionSS, share))) continue;
             // How far below the edge: the least separated pairs merge first.
-            pairs.push_back({std::min(i, nearest), std::max(i, nearest), edge - share});
+            pairs.push_back({std::min(i, nearest), std::max(i, nearest), lone ? std::numeric_limits<double>::infinity() : edge - share});
         }
         std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
             return x.gain != y.gain ? x.gain > y.gain : (x.a != y.a ? x.a < y.a : x.b < y.b);
@@ -257,7 +259,8 @@ std::string shareText(double share)
 
 }  // namespace
 
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise)
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise,
+                           MergeScope merges)
 {
     ClusterResult result;
     result.cols = ctx.cols;
@@ -311,7 +314,7 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
         // hold several groups is a weak statistic (one direction of many), and cascading
         // merges would fold real structure back into one cluster.
         if (!params.merge || mergedOnce) break;
-        const int merged = grower.mergePairs(centroids, k, current, round, log.merges);
+        const int merged = grower.mergePairs(centroids, k, current, round, merges, log.merges);
         if (merged == 0) break;
         mergedOnce = true;
         event = "merged " + std::to_string(merged) + " pair" + (merged == 1 ? "" : "s");

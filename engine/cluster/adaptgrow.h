@@ -13,8 +13,19 @@
 
 namespace clusterdesk {
 
+// Fewer rows than this make a split test meaningless: such a cluster is never split, and
+// is no evidence for the k that holds it (shard_run.cpp tests one cluster fewer).
+inline constexpr std::int64_t kMinRowsToTest = 4;
+
+// Which pairs the merge round may merge: those noise could separate (and lone rows), or
+// lone rows only, for growth that goes on from a partition already chosen once (merges
+// must not cascade across tests: the separation of two clusters that each hold several
+// groups is a weak statistic).
+enum class MergeScope { NoisePairs, LoneRows };
+
 // noise: what the split and merge tests measure noise with (split_criterion.h), from the
 // whole data set; the same value on every rank.
-ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise);
+ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise,
+                           MergeScope merges = MergeScope::NoisePairs);
 
 }  // namespace clusterdesk

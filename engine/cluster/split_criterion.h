@@ -46,6 +46,13 @@ namespace clusterdesk {
 // the few sectors in a cluster); beta differences inside a sector about 0.01.
 inline constexpr double kMinExcessShare = 0.02;
 
+// The 95th percentile of the Tracy-Widom law (beta = 1) that the largest eigenvalue of
+// real Gaussian noise follows around the edge, in units of Johnstone's scale (I. M.
+// Johnstone, Ann. Statist. 29, 2001, Table 1). Negligible for large clusters, it is what
+// keeps a sector of five assets from splitting 3 + 2 on chance and beta differences:
+// with four degrees of freedom the largest noise eigenvalue is far from sharp.
+inline constexpr double kTracyWidom95 = 0.9793;
+
 // What a cluster's noise is measured with, the same on every rank.
 struct NoiseModel {
     double effectiveDims = 1.0;  // d_eff of the data (effective_dims.h)
@@ -58,8 +65,13 @@ struct NoiseModel {
 // smaller of it and the bulk variance. +infinity when rows < 2 or d_eff < 1.
 double noiseEdgeShare(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS);
 
+// Johnstone's scale of the largest noise eigenvalue's fluctuation around the edge,
+// (sqrt(n - 1) + sqrt(d_eff)) (1/sqrt(n - 1) + 1/sqrt(d_eff))^(1/3) noise variances, as a
+// share of parentSS like noiseEdgeShare. +infinity when rows < 2 or d_eff < 1.
+double noiseFluctuationShare(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS);
+
 // Share of parentSS that a cluster's principal axis must carry for a split:
-// noiseEdgeShare + kMinExcessShare.
+// noiseEdgeShare + kTracyWidom95 x noiseFluctuationShare + kMinExcessShare.
 double splitThresholdShare(const NoiseModel& noise, std::int64_t rows, std::int64_t dims, double parentSS);
 
 // gain / parentSS: the share of a cluster's sum of squares that a split removes (or, for

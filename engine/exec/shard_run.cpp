@@ -5,17 +5,42 @@
 #include "../cluster/effective_dims.h"
 #include "../cluster/lloyd.h"
 
+#include <algorithm>
+#include <functional>
 #include <iterator>
 #include <string>
 
 namespace clusterdesk {
 namespace {
 
+// A run that continues a history: `run` gets a control whose iterations are numbered on
+// from `before`, the first marked `event`, and the result's history (and growth log) is
+// numbered the same.
+ClusterResult continuing(const RunControl& control, int before, const std::string& event,
+                         const std::function<ClusterResult(const RunControl&)>& run)
+{
+    RunControl numbered = control;
+    if (control.onIteration)
+        numbered.onIteration = [&](const IterationStats& s) {
+            IterationStats shifted = s;
+            shifted.iteration += before;
+            if (s.iteration == 1) shifted.event = event;
+            control.onIteration(shifted);
+        };
+    ClusterResult r = run(numbered);
+    for (IterationStats& s : r.history) {
+        if (s.iteration == 1) s.event = event;
+        s.iteration += before;
+    }
+    if (r.growth.stop != GrowthStop::NotGrown) r.growth.stopIteration += before;
+    return r;
+}
+
 // k-means from params.nInit initialisations (seeds seed, seed+1, ...), keeping the
 // lowest inertia; ties keep the earlier start. The inertia is the all-reduced one, so
 // every rank keeps the same start, and in exact mode every topology does. The history
 // holds every start's iterations, numbered on from `before` (iterations already run),
-// the first of each marked "<label> i of n".
+// the first of each marked "<label> i of n"; iterations counts only these.
 ClusterResult runKMeansRestarts(ShardContext& ctx, const KMeansParams& params, const RunControl& control, int before,
                                 const std::string& label)
 {
@@ -28,21 +53,8 @@ ClusterResult runKMeansRestarts(ShardContext& ctx, const KMeansParams& params, c
         KMeansParams p = params;
         p.seed = params.seed + static_cast<std::uint64_t>(start);
         const std::string event = label + " " + std::to_string(start + 1) + " of " + std::to_string(params.nInit);
-        RunControl numbered = control;
-        const int offset = iterations;
-        if (control.onIteration)
-            numbered.onIteration = [&, offset](const IterationStats& s) {
-                IterationStats shifted = s;
-                shifted.iteration += offset;
-                if (s.iteration == 1) shifted.event = event;
-                control.onIteration(shifted);
-            };
-        ClusterResult r = runKMeans(ctx, p, numbered);
-        for (IterationStats s : r.history) {
-            s.iteration += offset;
-            if (s.iteration == offset + 1) s.event = event;
-            history.push_back(std::move(s));
-        }
+        ClusterResult r = continuing(control, iterations, event, [&](const RunControl& c) { return runKMeans(ctx, p, c); });
+        history.insert(history.end(), r.history.begin(), r.history.end());
         iterations += r.iterations;
         initMs += r.initMs;
         const bool cancelled = r.cancelled;
@@ -59,33 +71,93 @@ ClusterResult runKMeansRestarts(ShardContext& ctx, const KMeansParams& params, c
     return best;
 }
 
-// AdaptGrow chooses k by splitting and merging; the partition it ends with is one local
-// optimum of k-means at that k, reached by bisection, and in small universes (four or
-// five assets a sector) often not the best one. With n-init > 1 k-means restarts at the
-// chosen k compete with it, and the lowest inertia is kept (ties keep AdaptGrow's): k is
-// AdaptGrow's choice, the partition the best of n-init + 1 starts. Every rank compares
-// the same all-reduced inertias, so exact mode stays bit-identical across topologies.
-ClusterResult refineAtChosenK(ShardContext& ctx, const KMeansParams& params, const RunControl& control, ClusterResult grown)
+// Passes of testing again after restarts (each: the kept partition, and maybe one
+// cluster fewer); the bound keeps a k that alternates from running on.
+constexpr int kRetestPasses = 3;
+
+// AdaptGrow with restarts (n-init > 1). Growth chooses k on the partition bisection
+// reached, one local optimum of k-means at that k and in small universes (four or five
+// assets a sector) often not the best: n-init k-means restarts at that k compete with it,
+// the lowest inertia kept (ties keep growth's). Bisection's partition also misleads the
+// choice of k itself: a cluster holding a sector and a stray asset refuses a split that
+// the clean sector would show, or the other way round. So the kept partition is tested
+// again, as growth would test it (a split of structure changes k, and restarts compete
+// at the new k; of merges only lone rows', so that merges do not cascade). When the kept
+// partition holds a cluster too small to test (kMinRowsToTest), the best partition with
+// one cluster fewer (not below k0) is tested too, and kept when none of its clusters
+// holds a split of structure. The growth log is that of the test which settled k. Every
+// rank compares the same all-reduced inertias and shares, so exact mode stays
+// bit-identical across topologies.
+ClusterResult growWithRestarts(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise)
 {
+    ClusterResult grown = runAdaptGrow(ctx, params, control, noise);
     if (params.nInit <= 1 || grown.cancelled) return grown;
-    KMeansParams atK = params;
-    atK.algorithm = Algorithm::KMeans;
-    atK.k = grown.k;
-    ClusterResult restarts =
-        runKMeansRestarts(ctx, atK, control, grown.iterations, "restart at k=" + std::to_string(grown.k) + ":");
     std::vector<IterationStats> history = std::move(grown.history);
-    GrowthLog growth = std::move(grown.growth);
-    history.insert(history.end(), std::make_move_iterator(restarts.history.begin()), std::make_move_iterator(restarts.history.end()));
-    const int iterations = grown.iterations + restarts.iterations;
-    const double initMs = grown.initMs + restarts.initMs;
-    const bool cancelled = restarts.cancelled;
-    // A cancelled restart is unfinished: it does not compete.
-    ClusterResult kept = !cancelled && restarts.inertia < grown.inertia ? std::move(restarts) : std::move(grown);
+    int iterations = grown.iterations;
+    double initMs = grown.initMs;
+    bool cancelled = false;
+    const auto absorb = [&](ClusterResult& r) {
+        history.insert(history.end(), std::make_move_iterator(r.history.begin()), std::make_move_iterator(r.history.end()));
+        r.history.clear();
+        iterations += r.iterations;
+        initMs += r.initMs;
+        cancelled = cancelled || r.cancelled;
+    };
+    const auto restartsAt = [&](int k) {
+        KMeansParams atK = params;
+        atK.algorithm = Algorithm::KMeans;
+        atK.k = k;
+        ClusterResult r = runKMeansRestarts(ctx, atK, control, iterations, "restart at k=" + std::to_string(k) + ":");
+        absorb(r);
+        return r;
+    };
+    // The partition kept at a k growth chose: its own, or a restart's with a lower inertia.
+    const auto competing = [&](ClusterResult candidate) {
+        ClusterResult restarts = restartsAt(candidate.k);
+        return !restarts.cancelled && restarts.inertia < candidate.inertia ? std::move(restarts) : std::move(candidate);
+    };
+    // Growth from a partition, as if it had reached it.
+    const auto regrow = [&](const ClusterResult& from, const std::string& event) {
+        KMeansParams again = params;
+        again.init = InitMethod::Given;
+        again.initialCentroids = from.centroids;
+        again.k0 = from.k;
+        again.kMax = std::max(params.kMax, from.k);
+        ClusterResult r = continuing(control, iterations, event, [&](const RunControl& c) { return runAdaptGrow(ctx, again, c, noise, MergeScope::LoneRows); });
+        absorb(r);
+        return r;
+    };
+
+    GrowthLog log = std::move(grown.growth);
+    ClusterResult kept = competing(std::move(grown));
+    for (int pass = 0; pass < kRetestPasses && !cancelled; ++pass) {
+        const std::string k = std::to_string(kept.k);
+        ClusterResult again = regrow(kept, "re-test at k=" + k + " after restarts");
+        if (cancelled) break;
+        log = std::move(again.growth);
+        if (again.k != kept.k) {
+            kept = competing(std::move(again));
+            continue;
+        }
+        // Not below k0: growth never tests fewer clusters than it starts from (one axis of
+        // a cluster holding half the sectors carries little of its variance).
+        if (kept.k - 1 < std::max(params.k0, 1)) break;
+        // Only when a cluster is too small to test: it is no evidence for k (three
+        // strays of two sectors), while a cluster of two groups too small for the test to
+        // see them apart would make one fewer look as good.
+        if (std::none_of(kept.sizes.begin(), kept.sizes.end(), [](std::int64_t n) { return n < kMinRowsToTest; })) break;
+        ClusterResult fewer = restartsAt(kept.k - 1);
+        if (cancelled) break;
+        ClusterResult check = regrow(fewer, "re-test at k=" + std::to_string(kept.k - 1) + ", one cluster fewer");
+        if (cancelled || check.k >= kept.k) break;  // one fewer holds a split of structure: k stands
+        log = std::move(check.growth);
+        kept = check.k == fewer.k ? std::move(fewer) : competing(std::move(check));
+    }
     kept.history = std::move(history);
-    kept.growth = std::move(growth);
     kept.iterations = iterations;
     kept.initMs = initMs;
     kept.cancelled = cancelled;
+    kept.growth = std::move(log);
     return kept;
 }
 
@@ -103,7 +175,7 @@ ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels:
     NoiseModel noise;
     noise.effectiveDims = effectiveDimensions(data.values.data(), data.rows, data.cols);
     noise.bulkVariance = bulkNoiseVariance(data.values.data(), data.rows, data.cols, noise.effectiveDims);
-    return refineAtChosenK(ctx, params, control, runAdaptGrow(ctx, params, control, noise));
+    return growWithRestarts(ctx, params, control, noise);
 }
 
 }  // namespace clusterdesk

@@ -27,7 +27,14 @@ TEST_CASE("edgeIsTheMarchenkoPasturShare")
     const NoiseModel noise = equalColumns(400);
     // 101 rows, 400 dims: (1/sqrt(100) + 1/sqrt(400))^2 = (0.1 + 0.05)^2 = 0.0225.
     CHECK(noiseEdgeShare(noise, 101, 400, 1000.0) == doctest::Approx(0.0225).epsilon(1e-12));
-    CHECK(splitThresholdShare(noise, 101, 400, 1000.0) == doctest::Approx(0.0225 + 0.02).epsilon(1e-12));
+    // Johnstone's fluctuation scale: (10 + 20) (0.1 + 0.05)^(1/3) / (100 x 400) of the
+    // sum of squares; the bar adds its Tracy-Widom 95th percentile and the floor.
+    const double fluctuation = 30.0 * std::cbrt(0.15) / 40000.0;
+    CHECK(noiseFluctuationShare(noise, 101, 400, 1000.0) == doctest::Approx(fluctuation).epsilon(1e-12));
+    CHECK(splitThresholdShare(noise, 101, 400, 1000.0) == doctest::Approx(0.0225 + 0.9793 * fluctuation + 0.02).epsilon(1e-12));
+    // It matters for small clusters only: five rows, 2000 columns, about 0.005 (0.0004 for 101 rows).
+    CHECK(noiseFluctuationShare(equalColumns(2000), 5, 2000, 1.0) > 0.004);
+    CHECK(noiseFluctuationShare(equalColumns(2000), 101, 2000, 1.0) < 0.0005);
     CHECK(explainedShare(1000.0, 100.0) == doctest::Approx(0.1));
     // Fewer effective columns (volatility clustering), a higher edge.
     CHECK(noiseEdgeShare(equalColumns(100), 101, 400, 1000.0) > noiseEdgeShare(noise, 101, 400, 1000.0));
@@ -36,6 +43,7 @@ TEST_CASE("edgeIsTheMarchenkoPasturShare")
     NoiseModel quiet = noise;
     quiet.bulkVariance = 0.5 * 1000.0 / (100.0 * 400.0);
     CHECK(noiseEdgeShare(quiet, 101, 400, 1000.0) == doctest::Approx(0.5 * 0.0225).epsilon(1e-12));
+    CHECK(noiseFluctuationShare(quiet, 101, 400, 1000.0) == doctest::Approx(0.5 * fluctuation).epsilon(1e-12));
     quiet.bulkVariance = 2.0 * 1000.0 / (100.0 * 400.0);
     CHECK(noiseEdgeShare(quiet, 101, 400, 1000.0) == doctest::Approx(0.0225).epsilon(1e-12));
     // The bar hardly moves with the window once the window is long: it tends to 1/(rows - 1).
