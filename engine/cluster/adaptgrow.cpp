@@ -319,7 +319,7 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
         mergedOnce = true;
         event = "merged " + std::to_string(merged) + " pair" + (merged == 1 ? "" : "s");
     }
-    if (growing && round == params.maxRounds) stopGrowing(GrowthStop::RoundLimit, round - 1);
+    if (growing && round == params.maxRounds) stopGrowing(GrowthStop::RoundLimit, std::max(round - 1, 0));
     log.finalK = k;
 
     const Assignment final = lloyd.assignAll(centroids, k);

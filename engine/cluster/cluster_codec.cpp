@@ -143,8 +143,8 @@ IterationStats iterationFromJson(const json& j)
 
 namespace {
 
-// A share, or null when it could not be measured (JSON has no NaN; infinity is a bar
-// nothing clears, written as a string nlohmann reads back as such).
+// A share, or null when it could not be measured (JSON has no NaN); infinity (a bar
+// nothing clears) as the string "inf", which shareField reads back.
 json shareJson(double v)
 {
     if (std::isnan(v)) return nullptr;

@@ -75,9 +75,8 @@ std::string describeGrowthStop(const GrowthLog& log)
     const std::size_t tested = splitTestsOf(log, log.stopRound).size();
     switch (log.stop) {
     case GrowthStop::NoSplit: {
-        text += tested == 0 ? "no cluster had rows enough to test" :
-                              "none of the " + plural(tested, "cluster", "clusters") + " tested in round " +
-                                  std::to_string(log.stopRound) + " was structure";
+        text += "none of the " + plural(tested, "cluster", "clusters") + " tested in round " + std::to_string(log.stopRound) +
+                " was structure";
         if (const SplitTestRecord* t = closestRefusal(log)) {
             text += "; closest, cluster " + std::to_string(t->cluster) + " (" + plural(static_cast<std::size_t>(t->rows), "row", "rows") +
                     "): its axis held " + share(t->axisShare) + " of its variance against a bar of " + share(t->axisBar);

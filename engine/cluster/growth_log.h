@@ -13,7 +13,7 @@ namespace clusterdesk {
 
 enum class SplitVerdict {
     Split,           // structure: the cluster was split
-    AxisBelowBar,    // its principal axis carried no more than the noise edge plus the floor
+    AxisBelowBar,    // its principal axis carried no more than its bar (split_criterion.h: splitThresholdShare)
     SplitBelowEdge,  // the axis passed, but the 2-means split along it removed no more than noise would
     TooFewRows,      // fewer rows than a split test means anything for
     LoneChild,       // the split would leave a child of one row: an outlier, not a group
@@ -72,9 +72,10 @@ std::vector<SplitTestRecord> splitTestsOf(const GrowthLog& log, int round);
 // stopping round, or null when none was measured.
 const SplitTestRecord* closestRefusal(const GrowthLog& log);
 
-// One sentence on why AdaptGrow ended at its k ("AdaptGrow stopped at k=10: none of the 10
-// clusters tested in round 5 was structure; closest, cluster 4 (10 rows): axis 0.081 of
-// its variance against a bar of 0.094. 1 pair merged (k=9)."). Empty when not grown.
+// One sentence on why AdaptGrow ended at its k ("AdaptGrow stopped growing at k=11: none
+// of the 11 clusters tested in round 4 was structure; closest, cluster 6 (6 rows): its
+// axis held 0.272 of its variance against a bar of 0.251 (split below edge). Then 2 pairs
+// that noise could separate merged: k=9."). Empty when not grown.
 std::string describeGrowthStop(const GrowthLog& log);
 
 }  // namespace clusterdesk

@@ -18,6 +18,10 @@
 // either side grows instead of a penalty that grows with d (the BIC's d/2 log N per
 // centroid is what made AdaptGrow refuse real sectors in long windows).
 //
+// The largest noise eigenvalue fluctuates around the edge on Johnstone's scale (Tracy-
+// Widom): negligible for large clusters, not for a sector of five rows, so the axis must
+// clear the edge by the 95th percentile of that fluctuation too.
+//
 // Splitting is tested on the cluster's principal axis, whose variance (its top
 // eigenvalue) is what the edge bounds: a cluster holding several groups has one
 // direction per group above the edge, and its top one shows first, while the 2-means

@@ -227,8 +227,8 @@ Dataset pricesToDataset(PriceTable table, const PriceOptions& options, std::stri
                  toString(layout) + ": " + count(static_cast<std::int64_t>(assets), "asset") + " x " +
                      count(static_cast<std::int64_t>(periods), "period") + " -> " + count(out.rows, "asset") + " x " +
                      count(static_cast<std::int64_t>(window), "log return") +
-                     (options.scaleDays ? ", each period scaled to unit dispersion across assets, each row z-scored"
-                                        : ", each row z-scored"));
+                     (options.scaleDays && out.rows >= 2 ? ", each period scaled to unit dispersion across assets, each row z-scored"
+                                                         : ", each row z-scored"));
     out.source = std::move(source);
     out.layout = layout;
     out.notes = std::move(notes);

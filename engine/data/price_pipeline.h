@@ -1,7 +1,8 @@
 // The prices pipeline shared by wide price files, resampled ticks and the market demo:
 // forward fill short gaps, drop assets with too little history, align dates, take log
-// returns over the requested window, z-score each asset's row, weigh every day alike
-// (kernels::equalizeColumnDispersion).
+// returns over the requested window, weigh every day alike (each asset's returns over
+// its volatility, each day over their dispersion: kernels::scaleColumnsToUnitRms), and
+// z-score each asset's row.
 #pragma once
 
 #include "csv_reader.h"

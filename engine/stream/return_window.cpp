@@ -157,7 +157,7 @@ Dataset ReturnWindow::matrix(const std::string& source) const
     char halving[64] = "";
     if (m_halfLife > 0) std::snprintf(halving, sizeof halving, ", weights halving every %g s", m_halfLife);
     out.notes.push_back("live window: " + std::to_string(out.rows) + " assets x " + std::to_string(m_length) +
-                        " bar returns" + (m_scaleBars ? ", each bar scaled to unit dispersion across assets" : "") + halving);
+                        " bar returns" + (m_scaleBars && out.rows >= 2 ? ", each bar scaled to unit dispersion across assets" : "") + halving);
     if (!flat.empty())
         out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
     return out;
