@@ -109,6 +109,23 @@ private slots:
         QCOMPARE(latency->csv().trimmed().split('\n').size(), iterations + 1);
     }
 
+    void demoBoxShowsTheDemoLoaded()
+    {
+        // A demo loaded by spec (clusterdesk --demo, a run from History) is what the Demo
+        // box shows, every key spelled out, so Generate makes the same data again.
+        Workstation station;
+        station.window().show();
+        QVERIFY(test::loadDemo(station, "blobs:n=500,d=3,k=4,seed=5"));
+        auto& panel = station.window().dataPanel();
+        QCOMPARE(panel.findChild<QComboBox*>("demoName")->currentText(), QString("blobs"));
+        const QString parameters = panel.findChild<QLineEdit*>("demoParameters")->text();
+        QVERIFY2(parameters.startsWith("n=500,d=3,k=4,seed=5"), qPrintable(parameters));
+        QSignalSpy requested(&panel, &ui::DataPanel::demoRequested);
+        panel.findChild<QPushButton*>("generateDemo")->click();
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.front().front().toString(), QString::fromStdString(station.window().dataset()->source));
+    }
+
     void membersTabListsEveryAssetAndExports()
     {
         Workstation station;

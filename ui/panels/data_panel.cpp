@@ -54,12 +54,14 @@ DataPanel::DataPanel(QWidget* parent)
     m_demo = new QComboBox(demoBox);
     m_demo->setObjectName("demoName");
     m_demo->addItems({"market", "blobs"});
-    m_demo->setToolTip(tr("market: daily prices of assets in planted sectors (a factor model with a regime switch), "
-                          "clustered by the correlation of their returns.\nblobs: Gaussian blobs, for scale."));
+    m_demo->setToolTip(tr("market: daily prices of assets in planted sectors (a factor model calibrated to daily equity "
+                          "returns), clustered by the correlation of their returns.\nblobs: Gaussian blobs, for scale."));
     m_demoParameters = new QLineEdit(defaultDemoParameters("market"), demoBox);
     m_demoParameters->setObjectName("demoParameters");
     m_demoParameters->setToolTip(tr("key=value pairs, comma separated.\nmarket: assets, sectors, days, seed, window "
-                                    "(last N returns, 0 = all)\nblobs: n (rows), d (columns), k (blobs), seed, spread"));
+                                    "(last N returns, 0 = all), corr_market, corr_sector, strong (the former, easier "
+                                    "generator), scale_days (0: days unscaled)\nblobs: n (rows), d (columns), k (blobs), seed, "
+                                    "spread, overlap"));
     m_generate = new QPushButton(tr("Generate"), demoBox);
     m_generate->setObjectName("generateDemo");
     demoForm->addRow(tr("Demo"), m_demo);
@@ -200,6 +202,17 @@ void DataPanel::setLoadProgress(double fraction)
 void DataPanel::showDataset(std::shared_ptr<const Dataset> data)
 {
     if (!data) return;
+    // A demo, however it was asked for (the panel, clusterdesk --demo, a run from
+    // History): the Demo box shows its spec, so Generate makes it again.
+    if (isGenerated(data->spec)) {
+        const QString spec = QString::fromStdString(data->spec.location);
+        const qsizetype colon = spec.indexOf(':');
+        const QString name = colon < 0 ? spec : spec.left(colon);
+        if (m_demo->findText(name) >= 0) {
+            m_demo->setCurrentText(name);  // resets the parameters to the demo's defaults first
+            m_demoParameters->setText(colon < 0 ? QString() : spec.mid(colon + 1));
+        }
+    }
     // What loading did (forward-fills, dropped assets, missing-value spellings), as the CLI prints it.
     QStringList notes;
     for (const std::string& note : data->notes) notes << QString::fromStdString(note);
