@@ -41,17 +41,6 @@ struct SplitTest {
     std::vector<SplitTestRecord> tests;  // every cluster's test, in cluster order
 };
 
-// The measured test whose axis came closest to (or went furthest past) its bar, or null.
-const SplitTestRecord* closestToBar(const std::vector<SplitTestRecord>& tests)
-{
-    const SplitTestRecord* best = nullptr;
-    for (const SplitTestRecord& t : tests) {
-        if (t.verdict == SplitVerdict::TooFewRows || t.verdict == SplitVerdict::LoneChild || std::isnan(t.axisShare - t.axisBar)) continue;
-        if (!best || t.axisShare - t.axisBar > best->axisShare - best->axisBar) best = &t;
-    }
-    return best;
-}
-
 class Grower {
 public:
     Grower(ShardContext& ctx, const KMeansParams& params, const ScaleSet& scales, const NoiseModel& noise)

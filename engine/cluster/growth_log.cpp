@@ -54,17 +54,16 @@ std::vector<SplitTestRecord> splitTestsOf(const GrowthLog& log, int round)
     return out;
 }
 
-const SplitTestRecord* closestRefusal(const GrowthLog& log)
+bool measured(const SplitTestRecord& t)
+{
+    return t.verdict != SplitVerdict::TooFewRows && t.verdict != SplitVerdict::LoneChild && !std::isnan(t.axisShare - t.axisBar);
+}
+
+const SplitTestRecord* closestToBar(const std::vector<SplitTestRecord>& tests)
 {
     const SplitTestRecord* best = nullptr;
-    for (const SplitTestRecord& t : log.splits) {
-        if (t.round != log.stopRound || t.verdict == SplitVerdict::Split || t.verdict == SplitVerdict::NoRoom ||
-            t.verdict == SplitVerdict::TooFewRows || t.verdict == SplitVerdict::LoneChild)
-            continue;
-        const double margin = t.axisShare - t.axisBar;
-        if (std::isnan(margin)) continue;
-        if (!best || margin > best->axisShare - best->axisBar) best = &t;
-    }
+    for (const SplitTestRecord& t : tests)
+        if (measured(t) && (!best || t.axisShare - t.axisBar > best->axisShare - best->axisBar)) best = &t;
     return best;
 }
 
@@ -72,12 +71,13 @@ std::string describeGrowthStop(const GrowthLog& log)
 {
     if (log.stop == GrowthStop::NotGrown) return {};
     std::string text = "AdaptGrow stopped growing at k=" + std::to_string(log.stopK) + ": ";
-    const std::size_t tested = splitTestsOf(log, log.stopRound).size();
+    const std::vector<SplitTestRecord> tests = splitTestsOf(log, log.stopRound);
     switch (log.stop) {
     case GrowthStop::NoSplit: {
-        text += "none of the " + plural(tested, "cluster", "clusters") + " tested in round " + std::to_string(log.stopRound) +
+        // No test of the stopping round was a split: the closest to its bar was refused.
+        text += "none of the " + plural(tests.size(), "cluster", "clusters") + " tested in round " + std::to_string(log.stopRound) +
                 " was structure";
-        if (const SplitTestRecord* t = closestRefusal(log)) {
+        if (const SplitTestRecord* t = closestToBar(tests)) {
             text += "; closest, cluster " + std::to_string(t->cluster) + " (" + plural(static_cast<std::size_t>(t->rows), "row", "rows") +
                     "): its axis held " + share(t->axisShare) + " of its variance against a bar of " + share(t->axisBar);
             if (t->verdict != SplitVerdict::AxisBelowBar) text += " (" + toString(t->verdict) + ")";
@@ -93,7 +93,7 @@ std::string describeGrowthStop(const GrowthLog& log)
     std::size_t merged = 0;
     for (const MergeTestRecord& m : log.merges) merged += m.merged ? 1 : 0;
     if (merged > 0)
-        text += " Then " + plural(merged, "pair", "pairs") + " that noise could separate merged: k=" + std::to_string(log.finalK) + ".";
+        text += " Then " + plural(merged, "pair", "pairs") + " merged (noise apart, or a single row): k=" + std::to_string(log.finalK) + ".";
     return text;
 }
 

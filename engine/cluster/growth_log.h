@@ -68,14 +68,16 @@ std::string toString(GrowthStop stop);
 
 // The tests of one round.
 std::vector<SplitTestRecord> splitTestsOf(const GrowthLog& log, int round);
-// The refused test that came closest to a split (highest axis share over its bar) in the
-// stopping round, or null when none was measured.
-const SplitTestRecord* closestRefusal(const GrowthLog& log);
+// Whether a test measured its cluster: rows enough, no child of one row, finite shares.
+bool measured(const SplitTestRecord& test);
+// Of the measured tests, the one whose axis came closest to its bar (or went furthest
+// past it), or null when none was measured.
+const SplitTestRecord* closestToBar(const std::vector<SplitTestRecord>& tests);
 
 // One sentence on why AdaptGrow ended at its k ("AdaptGrow stopped growing at k=11: none
 // of the 11 clusters tested in round 4 was structure; closest, cluster 6 (6 rows): its
 // axis held 0.272 of its variance against a bar of 0.251 (split below edge). Then 2 pairs
-// that noise could separate merged: k=9."). Empty when not grown.
+// merged (noise apart, or a single row): k=9."). Empty when not grown.
 std::string describeGrowthStop(const GrowthLog& log);
 
 }  // namespace clusterdesk

@@ -54,11 +54,7 @@ QString growthNote(const GrowthLog& log)
     if (log.stop == GrowthStop::NoSplit && !tests.empty()) {
         // Nearest their bars first; those too small to test (too few rows, a child of
         // one row) last, whatever their shares.
-        const auto margin = [](const SplitTestRecord& t) {
-            const double m = t.axisShare - t.axisBar;
-            const bool measured = t.verdict == SplitVerdict::AxisBelowBar || t.verdict == SplitVerdict::SplitBelowEdge;
-            return measured && !std::isnan(m) ? m : -INFINITY;
-        };
+        const auto margin = [](const SplitTestRecord& t) { return measured(t) ? t.axisShare - t.axisBar : -INFINITY; };
         std::stable_sort(tests.begin(), tests.end(), [&](const auto& a, const auto& b) { return margin(a) > margin(b); });
         const std::size_t shown = std::min(kTestsListed, tests.size());
         lines << QObject::tr("Round %1's split tests nearest their bars (%2 of %3):").arg(log.stopRound).arg(shown).arg(tests.size());

@@ -182,7 +182,7 @@ TEST_CASE("growthLogSaysWhyItStopped")
     MESSAGE(why);
     CHECK(why.find("stopped growing at k=" + std::to_string(k)) != std::string::npos);
     CHECK(why.find("tested in round " + std::to_string(log.stopRound)) != std::string::npos);
-    REQUIRE(closestRefusal(log) != nullptr);
+    REQUIRE(closestToBar(splitTestsOf(log, log.stopRound)) != nullptr);
 
     KMeansParams capped;
     capped.algorithm = Algorithm::AdaptGrow;
