@@ -60,7 +60,8 @@ run store (see "Runs" below) unless --no-record is given.
 Data:
   --data PATH             CSV/TSV matrix, wide prices CSV, long ticks CSV, .npy or
                           HDF5 (.h5/.hdf5)
-  --demo SPEC             generated data: market[:assets=500,sectors=10,days=750,seed=7,window=0]
+  --demo SPEC             generated data: market[:assets=500,sectors=10,days=750,seed=7,window=0,
+                          strong=0,corr_market=0.37,corr_sector=0.57,scale_days=1]
                           or blobs[:n=10000,d=16,k=8,seed=7,spread=1,overlap=0]
   --source S              csv | prices | ticks | npy | hdf5 (default: chosen from the
                           file's name and first bytes)
@@ -69,7 +70,8 @@ Data:
   --bar SECONDS           ticks: bar length for resampling (default 60)
   --truth FILE            prices/ticks: a sector map, CSV "asset,sector" with a header
                           line, as the ground truth (ARI and NMI like a demo's)
-  --option KEY=VALUE      any option of the source, e.g. dataset=/prices for HDF5
+  --option KEY=VALUE      any option of the source, e.g. dataset=/prices for HDF5, or
+                          scale_days=0 for prices/ticks (days left unscaled)
 
 Algorithm:
   --algo A                kmeans | adaptgrow (default kmeans)
@@ -85,8 +87,9 @@ Algorithm:
   --n-init N              kmeans: run from N initialisations (seeds seed, seed+1, ...)
                           and keep the lowest inertia, like scikit-learn's n_init
                           (default 1); adaptgrow: N k-means restarts at the k it chose
-                          compete with its own partition; exact mode keeps the same
-                          start on every topology
+                          compete with its own partition, and k is tested again on
+                          the partition kept; exact mode keeps the same start on every
+                          topology
   --max-iter N            Lloyd iterations at most (default 100)
   --tol X                 stop when the relative inertia change is below X (default 1e-4)
   --seed N                random seed (default 1)

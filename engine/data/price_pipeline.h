@@ -41,7 +41,7 @@ struct PriceOptions {
     std::int64_t maxForwardFill = 5;  // fill at most this many consecutive missing prices with the last one
     double minHistory = 0.8;          // drop assets with fewer than this fraction of prices present (noted)
     std::string truthPath;            // a sector map (truth_file.h) giving each kept asset its ground truth; empty: none
-    bool scaleDays = true;            // divide each day's returns by their cross-sectional dispersion (and z-score again)
+    bool scaleDays = true;            // before the z-score: each asset's returns over its volatility, each day over their RMS across assets
 };
 
 // The option that switches PriceOptions::scaleDays. Runs recorded before it existed read
