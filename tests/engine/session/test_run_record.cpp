@@ -40,6 +40,11 @@ TEST_CASE("a prices spec recorded before day scaling reopens unscaled")
     CHECK(openSource(reopened).contentHash() == openSource(unscaled).contentHash());
     CHECK(openSource(reopened).contentHash() != scaledHash);
 
+    // Recorded before sources were described (no source, the layout sniffed again): unscaled too.
+    const SourceSpec oldest = session::reopenableSpec(SourceSpec{"", path, {}});
+    CHECK(oldest.source == "prices");
+    CHECK(oldest.options.at(key) == "0");
+
     // Recorded today: as it is.
     const SourceSpec today = describeFile(path);
     CHECK(session::reopenableSpec(today) == today);
