@@ -4,6 +4,7 @@
 #include "../cluster/bulk_noise.h"
 #include "../cluster/effective_dims.h"
 #include "../cluster/lloyd.h"
+#include "omp_threads.h"
 
 #include <algorithm>
 #include <functional>
@@ -167,6 +168,8 @@ ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels:
                        const RunControl& control)
 {
     const RowRange range = shardRows(data.rows, comm.rank(), comm.size());
+    // Small shards (a live window, a small universe) run on one thread: see omp_threads.h.
+    const OmpThreadsScope threads(threadsWorthUsing((range.last - range.first) * data.cols, omp_get_max_threads()));
     auto resident = backend.upload({data.row(range.first), range.last - range.first, data.cols}, range.first);
     ShardContext ctx{backend, *resident, comm, data.rows, data.cols};
     if (params.algorithm == Algorithm::KMeans) return runKMeansRestarts(ctx, params, control, 0, "initialisation");

@@ -2,6 +2,7 @@
 
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
+#include "engine/exec/omp_threads.h"
 
 #include <omp.h>
 
@@ -40,12 +41,7 @@ std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bar
 {
     // The update's own work (window, identities, metrics) on the session's threads
     // only: an OpenMP region waiting for a core the feed is using costs milliseconds.
-    const int callerThreads = omp_get_max_threads();
-    omp_set_num_threads(std::max(1, m_options.threads > 0 ? m_options.threads : callerThreads));
-    struct Restore {
-        int threads;
-        ~Restore() { omp_set_num_threads(threads); }
-    } restore{callerThreads};
+    const OmpThreadsScope threads(m_options.threads > 0 ? m_options.threads : omp_get_max_threads());
     if (m_options.store) {
         LiveInputCall call;
         for (const ReceivedBar& bar : bars) call.bars.push_back(bar.bar);

@@ -4,10 +4,13 @@
 #include "engine/core/error.h"
 #include "engine/cluster/cluster_codec.h"
 #include "engine/data/demo.h"
+#include "engine/exec/omp_threads.h"
 #include "engine/exec/run_clustering.h"
 #include "kernels/backend_registry.h"
 
 #include "doctest_support.h"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <limits>
@@ -36,6 +39,32 @@ TEST_CASE("iterationsCarryEveryShardsTiming")
     const RunReport single = runClustering(data, params, parseTopology("host"), 2);
     REQUIRE_EQ(single.result.history.front().ranks.size(), std::size_t{1});
     REQUIRE(single.communicator.empty());
+}
+
+// A shard too small to share (a hundred assets' window) runs on one thread: on a busy
+// machine every fork and join of a tiny OpenMP region waits for a core. A large one gets
+// the threads it was given, and the caller's setting is back afterwards.
+TEST_CASE("smallShardsRunOnOneThread")
+{
+    const auto threadsDuringRun = [](const char* spec) {
+        const Dataset data = makeDemo(spec);
+        KMeansParams params;
+        params.k = 4;
+        params.maxIterations = 2;
+        int seen = 0;
+        RunControl control;
+        control.onIteration = [&](const IterationStats&) { seen = omp_get_max_threads(); };
+        const int before = omp_get_max_threads();
+        runClustering(data, params, parseTopology("host"), 2, control);
+        CHECK_EQ(omp_get_max_threads(), before);
+        return seen;
+    };
+    CHECK_EQ(threadsDuringRun("blobs:n=100,d=250,k=4,seed=1"), 1);
+    CHECK_EQ(threadsDuringRun("blobs:n=2048,d=128,k=4,seed=1"), 2);  // 2 x kValuesPerThread
+    CHECK_EQ(threadsWorthUsing(kValuesPerThread - 1, 8), 1);
+    CHECK_EQ(threadsWorthUsing(3 * kValuesPerThread, 8), 3);
+    CHECK_EQ(threadsWorthUsing(100 * kValuesPerThread, 8), 8);
+    CHECK_EQ(threadsWorthUsing(100 * kValuesPerThread, 0), 1);
 }
 
 TEST_CASE("gpuTopologyWithoutGpuSaysWhy")
