@@ -232,7 +232,8 @@ int runJob(const std::string& jobPath)
     }
 
     // 4. Each rank's backend: the host, or a GPU of its node. A rank that cannot have
-    // its backend stops every rank, with its reason.
+    // its backend stops every rank, with its reason. A small shard runs on one thread.
+    omp_set_num_threads(shardThreads(data, rank, comm.size(), omp_get_max_threads()));
     std::unique_ptr<kernels::Backend> backend;
     const int device = job.rankBackend == "cuda" ? nodeGpu() : -1;
     try {

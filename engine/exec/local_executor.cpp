@@ -61,7 +61,8 @@ RunReport LocalExecutor::execute(const Dataset& data, const KMeansParams& params
 
     auto shardMain = [&](int rank) {
         try {
-            omp_set_num_threads(threadsPerShard);  // per OS thread: rank 0's is the caller's, restored below
+            // Per OS thread: rank 0's is the caller's, restored below.
+            omp_set_num_threads(shardThreads(data, rank, shards, threadsPerShard));
             std::unique_ptr<kernels::Backend> backend;
             try {
                 backend = kernels::createBackend(topology.shardBackend(rank));

@@ -164,12 +164,16 @@ ClusterResult growWithRestarts(ShardContext& ctx, const KMeansParams& params, co
 
 }  // namespace
 
+int shardThreads(const Dataset& data, int rank, int size, int available)
+{
+    const RowRange range = shardRows(data.rows, rank, size);
+    return threadsWorthUsing((range.last - range.first) * data.cols, available);
+}
+
 ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels::Backend& backend, Communicator& comm,
                        const RunControl& control)
 {
     const RowRange range = shardRows(data.rows, comm.rank(), comm.size());
-    // Small shards (a live window, a small universe) run on one thread: see omp_threads.h.
-    const OmpThreadsScope threads(threadsWorthUsing((range.last - range.first) * data.cols, omp_get_max_threads()));
     auto resident = backend.upload({data.row(range.first), range.last - range.first, data.cols}, range.first);
     ShardContext ctx{backend, *resident, comm, data.rows, data.cols};
     if (params.algorithm == Algorithm::KMeans) return runKMeansRestarts(ctx, params, control, 0, "initialisation");

@@ -25,6 +25,11 @@ inline RowRange shardRows(std::int64_t rows, int rank, int size)
     return {rows * rank / size, rows * (rank + 1) / size};
 }
 
+// The OpenMP threads rank `rank` of `size` should run its shard with, of `available`: one
+// for a small shard (a live window, a small universe; see omp_threads.h). Set before the
+// backend is created, so its device line names the threads the run used.
+int shardThreads(const Dataset& data, int rank, int size, int available);
+
 // Uploads this rank's rows of `data` (shardRows(data.rows, comm.rank(), comm.size()))
 // to `backend` and runs k-means or AdaptGrow (params.algorithm) through `comm`. Every rank gets the result;
 // labels are gathered on every rank.

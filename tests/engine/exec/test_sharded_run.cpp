@@ -43,7 +43,8 @@ TEST_CASE("iterationsCarryEveryShardsTiming")
 
 // A shard too small to share (a hundred assets' window) runs on one thread: on a busy
 // machine every fork and join of a tiny OpenMP region waits for a core. A large one gets
-// the threads it was given, and the caller's setting is back afterwards.
+// the threads it was given, and the caller's setting is back afterwards; the device line
+// says which.
 TEST_CASE("smallShardsRunOnOneThread")
 {
     const auto threadsDuringRun = [](const char* spec) {
@@ -55,8 +56,11 @@ TEST_CASE("smallShardsRunOnOneThread")
         RunControl control;
         control.onIteration = [&](const IterationStats&) { seen = omp_get_max_threads(); };
         const int before = omp_get_max_threads();
-        runClustering(data, params, parseTopology("host"), 2, control);
+        const RunReport report = runClustering(data, params, parseTopology("host"), 2, control);
         CHECK_EQ(omp_get_max_threads(), before);
+        // The device line (the run's lineage) names the threads the run used.
+        REQUIRE_EQ(report.devices.size(), std::size_t{1});
+        CHECK_NE(report.devices[0].find(seen == 1 ? "(1 thread," : "(2 threads,"), std::string::npos);
         return seen;
     };
     CHECK_EQ(threadsDuringRun("blobs:n=100,d=250,k=4,seed=1"), 1);
