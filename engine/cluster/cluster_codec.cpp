@@ -176,7 +176,7 @@ json toJson(const GrowthLog& log)
     for (const MergeTestRecord& m : log.merges)
         merges.push_back({{"round", m.round}, {"a", m.a}, {"b", m.b}, {"rows", m.rows}, {"share", shareJson(m.share)},
                           {"edge", shareJson(m.edge)}, {"merged", m.merged}});
-    return {{"stop", toString(log.stop)},  {"stop_round", log.stopRound}, {"stop_iteration", log.stopIteration},
+    return {{"stop", toString(log.stop)},  {"stop_round", log.stopRound}, {"stage", log.stage}, {"stop_iteration", log.stopIteration},
             {"stop_k", log.stopK},          {"final_k", log.finalK},        {"splits", std::move(splits)},
             {"merges", std::move(merges)}};
 }
@@ -186,6 +186,7 @@ GrowthLog growthFromJson(const json& j)
     GrowthLog log;
     log.stop = enumField(j, "stop", {GrowthStop::NotGrown, GrowthStop::NoSplit, GrowthStop::KMax, GrowthStop::RoundLimit, GrowthStop::Cancelled});
     log.stopRound = field<int>(j, "stop_round");
+    log.stage = j.contains("stage") ? field<std::string>(j, "stage") : std::string();  // records from before re-tests named it
     log.stopIteration = field<int>(j, "stop_iteration");
     log.stopK = field<int>(j, "stop_k");
     log.finalK = field<int>(j, "final_k");

@@ -67,6 +67,13 @@ const SplitTestRecord* closestToBar(const std::vector<SplitTestRecord>& tests)
     return best;
 }
 
+std::string stoppingRound(const GrowthLog& log)
+{
+    const std::string round = "round " + std::to_string(log.stopRound);
+    if (log.stage.empty()) return round;
+    return "the " + log.stage + (log.stopRound == 0 ? std::string() : ", " + round);
+}
+
 std::string describeGrowthStop(const GrowthLog& log)
 {
     if (log.stop == GrowthStop::NotGrown) return {};
@@ -75,8 +82,7 @@ std::string describeGrowthStop(const GrowthLog& log)
     switch (log.stop) {
     case GrowthStop::NoSplit: {
         // No test of the stopping round was a split: the closest to its bar was refused.
-        text += "none of the " + plural(tests.size(), "cluster", "clusters") + " tested in round " + std::to_string(log.stopRound) +
-                " was structure";
+        text += "none of the " + plural(tests.size(), "cluster", "clusters") + " tested in " + stoppingRound(log) + " was structure";
         if (const SplitTestRecord* t = closestToBar(tests)) {
             text += "; closest, cluster " + std::to_string(t->cluster) + " (" + plural(static_cast<std::size_t>(t->rows), "row", "rows") +
                     "): its axis held " + share(t->axisShare) + " of its variance against a bar of " + share(t->axisBar);

@@ -58,6 +58,7 @@ struct GrowthLog {
     std::vector<MergeTestRecord> merges;
     GrowthStop stop = GrowthStop::NotGrown;
     int stopRound = 0;      // the round whose tests ended growth
+    std::string stage;      // "" for growth itself, else the re-test that settled k ("re-test at k=10 after restarts")
     int stopIteration = 0;  // the last iteration before growth ended (the history's count)
     int stopK = 0;          // k when growth ended, before any merge
     int finalK = 0;         // k after the merges
@@ -65,6 +66,10 @@ struct GrowthLog {
 
 std::string toString(SplitVerdict verdict);
 std::string toString(GrowthStop stop);
+
+// Where growth stopped, for a sentence: "round 3", or "the re-test at k=10 after
+// restarts" (its first round) and "the re-test at k=10 after restarts, round 1".
+std::string stoppingRound(const GrowthLog& log);
 
 // The tests of one round.
 std::vector<SplitTestRecord> splitTestsOf(const GrowthLog& log, int round);

@@ -33,7 +33,10 @@ ClusterResult continuing(const RunControl& control, int before, const std::strin
         if (s.iteration == 1) s.event = event;
         s.iteration += before;
     }
-    if (r.growth.stop != GrowthStop::NotGrown) r.growth.stopIteration += before;
+    if (r.growth.stop != GrowthStop::NotGrown) {
+        r.growth.stopIteration += before;
+        r.growth.stage = event;
+    }
     return r;
 }
 

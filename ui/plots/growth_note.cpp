@@ -57,7 +57,9 @@ QString growthNote(const GrowthLog& log)
         const auto margin = [](const SplitTestRecord& t) { return measured(t) ? t.axisShare - t.axisBar : -INFINITY; };
         std::stable_sort(tests.begin(), tests.end(), [&](const auto& a, const auto& b) { return margin(a) > margin(b); });
         const std::size_t shown = std::min(kTestsListed, tests.size());
-        lines << QObject::tr("Round %1's split tests nearest their bars (%2 of %3):").arg(log.stopRound).arg(shown).arg(tests.size());
+        QString where = QString::fromStdString(stoppingRound(log));
+        where[0] = where[0].toUpper();
+        lines << QObject::tr("%1: split tests nearest their bars (%2 of %3):").arg(where).arg(shown).arg(tests.size());
         for (std::size_t i = 0; i < shown; ++i) lines << splitTestText(tests[i]);
     }
     return lines.join('\n');

@@ -139,6 +139,23 @@ TEST_CASE("choiceHoldsAcrossWindows")
         }
 }
 
+// With restarts, the log is that of the re-test that settled k: its sentence names the
+// re-test (it said "round 0"), and the stage travels with the log (pool runs, the store).
+TEST_CASE("growthLogNamesTheReTestThatSettledK")
+{
+    const RunReport report = adaptGrowOn(makeDemo(realisticSpec(100, 250, 251, 1)), kernels::Mode::Fast, "host", 10);
+    const GrowthLog& log = report.result.growth;
+    REQUIRE(log.stop == GrowthStop::NoSplit);
+    CHECK_EQ(log.stage.rfind("re-test at k=", 0), 0u);
+    const std::string why = describeGrowthStop(log);
+    MESSAGE(why);
+    CHECK(why.find("tested in the " + log.stage) != std::string::npos);
+    CHECK_EQ(codec::growthFromJson(codec::toJson(log)).stage, log.stage);
+    nlohmann::json older = codec::toJson(log);
+    older.erase("stage");  // a record from before the stage was kept
+    CHECK(codec::growthFromJson(older).stage.empty());
+}
+
 // Why AdaptGrow ended at its k is kept: one test per cluster and round, each verdict
 // what the criterion's values say, the k after each round's splits the k the next round
 // tests, and the stop (no split, or kmax) where growth ended.
@@ -181,7 +198,7 @@ TEST_CASE("growthLogSaysWhyItStopped")
     const std::string why = describeGrowthStop(log);
     MESSAGE(why);
     CHECK(why.find("stopped growing at k=" + std::to_string(k)) != std::string::npos);
-    CHECK(why.find("tested in round " + std::to_string(log.stopRound)) != std::string::npos);
+    CHECK(why.find("tested in " + stoppingRound(log)) != std::string::npos);
     REQUIRE(closestToBar(splitTestsOf(log, log.stopRound)) != nullptr);
 
     KMeansParams capped;
