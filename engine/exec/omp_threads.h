@@ -14,7 +14,7 @@ namespace clusterdesk {
 // window, other runs) a join waits for a thread that has no core until the scheduler
 // gives it one. A window of a hundred assets forks thousands of such regions in an
 // AdaptGrow run with restarts: 0.1 s on two idle cores, 7 s beside eight busy processes
-// (and past 300 s on a loaded CI machine). One thread does that work in microseconds.
+// (0.6 s on one thread); the likely cause of test_adaptgrow passing 300 s in a CI run.
 constexpr std::int64_t kValuesPerThread = std::int64_t{1} << 17;
 
 // At most `available`, at least 1.
