@@ -14,9 +14,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,37 @@ struct SearchOutput {
                               // row keeps its stored label unless the batch holds a nearer one
 };
 
+// The bounds pay where a row in doubt costs less than its share of a full pass. That
+// depends on k and d (at k = 8 a full pass is little more than reading the data, and
+// a row in doubt, fetched on its own, costs four to seven times a streamed one) and on
+// the memory, so it is measured, not modelled: each pass times itself, and the next
+// iteration takes the way predicted cheaper for the share of rows in doubt it sees.
+// Either way gives the same labels (the bounds only spare rows whose label they prove).
+struct BoundedCosts {
+    double fullPerRow = 0;       // 0: not measured yet
+    double checkPerRow = 0;      // the check of every row's bounds a bounded pass starts with
+    double boundedPerDoubt = 0;  // tightening and searching, per row in doubt; 0: not measured yet
+    double boundedNs = 0;        // the bounded pass under way: its time so far
+    Index boundedDoubt = 0;      // and its rows in doubt
+
+    // Whether a full pass is predicted cheaper with `share` of the rows in doubt.
+    bool fullPassCheaper(double share) const
+    {
+        return fullPerRow > 0 && boundedPerDoubt > 0 && checkPerRow + share * boundedPerDoubt >= fullPerRow;
+    }
+
+    void addBounded(double ns)
+    {
+        boundedNs += ns;
+        if (boundedDoubt > 0) boundedPerDoubt = boundedNs / static_cast<double>(boundedDoubt);
+    }
+};
+
+double nsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+}
+
 struct HostShard final : ResidentShard {
     const float* data = nullptr;
     Index rowCount = 0;
@@ -49,6 +82,11 @@ struct HostShard final : ResidentShard {
     std::vector<float> lower;
     std::vector<std::uint8_t> needsSearch;
     std::vector<Index> inDoubt;              // assignBounded: flagged rows, then the ones left to search
+    // What the two ways of assigning cost here, measured on this shard's last ones
+    // (ns): a full pass per row, and a bounded one (tighten + search) per row in doubt.
+    BoundedCosts costs;
+    std::vector<std::vector<Index>> flaggedByThread;  // listFlaggedRows' scratch, kept: fresh
+                                                      // pages cost more than the listing
     std::vector<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
     PartialSums tracked;                     // trackedSums: running per-cluster sums
 
@@ -79,16 +117,49 @@ struct PlainAdd {
     void operator()(double* p, double v) const { *p += v; }
 };
 
-// Rows a pass reads here and there (tracked sums: the rows that moved) miss the cache
-// one at a time; rows up to kStreamedRowBytes long cost less asked for all, ahead.
+// Rows a pass reads here and there miss the cache one at a time; rows up to
+// kStreamedRowBytes long cost less asked for ahead. A pass that reads only the rows
+// whose label moved (tracked sums) lists them first, a batch at a time, and asks for
+// the listed rows ahead: on noise a few percent of rows move per iteration, and asking
+// for every row made the update step a full read of the data, while asking for none
+// left it waiting on one miss after another.
 struct RowStream {
     const float* x = nullptr;  // null: no prefetching
     Index d = 0;
+    const std::int32_t* labels = nullptr;  // with countedUnder: visit only rows whose two labels differ
+    const std::int32_t* countedUnder = nullptr;
 };
 constexpr Index kStreamedRowBytes = 256;
+constexpr int kMovedBatch = 512;  // rows listed at a time (4 KB on the stack)
+constexpr int kMovedAhead = 16;   // listed rows asked for ahead of their use
 
-// Runs a per-row accumulation functor over all rows with one private PartialSums per
-// OpenMP thread, merged in thread order (fixed for a fixed thread count).
+// A functor over listed rows, `rowsPerCall` to a call (TightenBoundT), run with the rows
+// of a later call asked for ahead: the listed rows lie here and there, and without it
+// tightening a row cost seven times its share of a full search (k = 8, d = 32).
+template <class F>
+struct ListedRowsAhead {
+    F f;
+    RowStream stream;
+    const Index* rows;
+    Index count;
+    int rowsPerCall;
+
+    void operator()(Index call) const
+    {
+        constexpr Index kCallsAhead = 4;
+        const Index rowBytes = std::min(stream.d * static_cast<Index>(sizeof(float)), kStreamedRowBytes);
+        const Index first = (call + kCallsAhead) * rowsPerCall;
+        for (Index e = first; e < first + rowsPerCall && e < count; ++e) {
+            const char* at = reinterpret_cast<const char*>(stream.x + rows[e] * stream.d);
+            for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
+        }
+        f(call);
+    }
+};
+
+// Runs a per-row accumulation functor over all rows (or the moved ones, see RowStream)
+// with one private PartialSums per OpenMP thread, each thread taking one contiguous
+// range of rows in order, merged in thread order (fixed for a fixed thread count).
 template <class MakeRow>
 void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, PartialSums& out, const MakeRow& makeRow,
                          RowStream stream = {})
@@ -96,6 +167,10 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
     const Index rowBytes = stream.d * static_cast<Index>(sizeof(float));
     const bool prefetch = stream.x && rowBytes <= kStreamedRowBytes;
     const Index ahead = std::max<Index>(8, 2048 / std::max<Index>(1, rowBytes));  // about 2 KB ahead
+    const auto fetch = [&](Index i) {
+        const char* at = reinterpret_cast<const char*>(stream.x + i * stream.d);
+        for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
+    };
     const int threads = omp_get_max_threads();
     // Allocated before the parallel region: an exception (out of memory) thrown inside
     // one would terminate the process instead of reaching the caller.
@@ -103,7 +178,9 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
     for (PartialSums& part : privateSums) part.reset(out.groups, out.dims, mode);
 #pragma omp parallel num_threads(threads)
     {
-        PartialSums& mine = privateSums[static_cast<std::size_t>(omp_get_thread_num())];
+        const int thread = omp_get_thread_num();
+        const int team = omp_get_num_threads();
+        PartialSums& mine = privateSums[static_cast<std::size_t>(thread)];
         detail::SumTarget target{mine.counts.data(),
                                  mine.sums.data(),
                                  mine.distSums.data(),
@@ -114,13 +191,28 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
                                  out.dims,
                                  mode == Mode::Exact};
         const auto row = makeRow(target);
-#pragma omp for schedule(static)
-        for (Index i = 0; i < n; ++i) {
-            if (prefetch && i + ahead < n) {
-                const char* at = reinterpret_cast<const char*>(stream.x + (i + ahead) * stream.d);
-                for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
+        const Index first = n * thread / team;
+        const Index end = n * (thread + 1) / team;
+        if (stream.labels) {
+            Index moved[kMovedBatch];
+            for (Index i = first; i < end;) {
+                int count = 0;
+                for (; i < end && count < kMovedBatch; ++i) {
+                    moved[count] = i;
+                    count += stream.labels[i] != stream.countedUnder[i];
+                }
+                if (prefetch)
+                    for (int q = 0; q < count && q < kMovedAhead; ++q) fetch(moved[q]);
+                for (int q = 0; q < count; ++q) {
+                    if (prefetch && q + kMovedAhead < count) fetch(moved[q + kMovedAhead]);
+                    row(moved[q]);
+                }
             }
-            row(i);
+        } else {
+            for (Index i = first; i < end; ++i) {
+                if (prefetch && i + ahead < end) fetch(i + ahead);
+                row(i);
+            }
         }
     }
     for (const PartialSums& part : privateSums) out.add(part);
@@ -202,25 +294,36 @@ public:
         HostShard& shard = asHost(s);
         shard.upper.resize(static_cast<std::size_t>(shard.rowCount));
         shard.lower.resize(static_cast<std::size_t>(shard.rowCount));
+        const auto start = std::chrono::steady_clock::now();
         searchRows(shard, centroids, k, mode, {}, {.bounds = true});
+        if (shard.rowCount > 0) shard.costs.fullPerRow = nsSince(start) / static_cast<double>(shard.rowCount);
     }
 
     Index flagRowsInDoubtImpl(ResidentShard& s, const CentroidMotion& motion) override
     {
         HostShard& shard = asHost(s);
+        // The first check on a shard also pays for its buffers' fresh pages: not a cost
+        // to judge later iterations by.
+        const bool warm = shard.needsSearch.size() == static_cast<std::size_t>(shard.rowCount);
         shard.needsSearch.resize(static_cast<std::size_t>(shard.rowCount));
         const detail::BoundedCheck check{motion.shift.data(), motion.halfGap.data(), motion.otherShift.data(),
                                          detail::boundsMargin(shard.colCount), shard.labels.data(), shard.upper.data(),
                                          shard.lower.data(), shard.needsSearch.data()};
         // On noise most rows are in doubt at every iteration, and then every row is
-        // searched and its bounds rebuilt anyway: when one row in kDoubtSample says so,
-        // the check and its list are skipped (a tenth of an iteration at d = 32, k = 64).
-        if (sampledDoubtShare(check, shard.rowCount) > fullPassShare() + 0.1) {
+        // searched and its bounds rebuilt anyway: when a sample of the rows says so, or
+        // that the share in doubt would cost more than a full pass (BoundedCosts), the
+        // check and its list are skipped (a tenth of an iteration at d = 32, k = 64).
+        const std::optional<double> share = sampledDoubtShare(check, shard.rowCount);
+        if (share && (*share > fullPassShare() || shard.costs.fullPassCheaper(*share))) {
             shard.inDoubt.clear();
             return shard.rowCount;
         }
+        const auto start = std::chrono::steady_clock::now();
         forEachRow(shard.rowCount, check);
-        shard.inDoubt = flaggedRows(shard, nullptr);
+        listFlaggedRows(shard, false);
+        if (warm && shard.rowCount > 0) shard.costs.checkPerRow = nsSince(start) / static_cast<double>(shard.rowCount);
+        shard.costs.boundedNs = 0;
+        shard.costs.boundedDoubt = static_cast<Index>(shard.inDoubt.size());
         return static_cast<Index>(shard.inDoubt.size());
     }
 
@@ -230,19 +333,25 @@ public:
         HostShard& shard = asHost(s);
         constexpr int kRows = 8;
         const auto count = static_cast<Index>(shard.inDoubt.size());
+        const auto start = std::chrono::steady_clock::now();
         forEachRow((count + kRows - 1) / kRows,
-                   detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(), motion.halfGap.data(),
-                                                detail::boundsMargin(shard.colCount), shard.inDoubt.data(), count,
-                                                shard.labels.data(), shard.dist.data(), shard.upper.data(),
-                                                shard.lower.data(), shard.needsSearch.data()});
-        shard.inDoubt = flaggedRows(shard, &shard.inDoubt);
+                   ListedRowsAhead{detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(),
+                                                                motion.halfGap.data(), detail::boundsMargin(shard.colCount),
+                                                                shard.inDoubt.data(), count, shard.labels.data(),
+                                                                shard.dist.data(), shard.upper.data(),
+                                                                shard.lower.data(), shard.needsSearch.data()},
+                                   RowStream{shard.data, shard.colCount}, shard.inDoubt.data(), count, kRows});
+        listFlaggedRows(shard, true);
+        shard.costs.addBounded(nsSince(start));
         return static_cast<Index>(shard.inDoubt.size());
     }
 
     void searchRowsLeftImpl(ResidentShard& s, std::span<const float> centroids, int k, Mode mode, Precision) override
     {
         HostShard& shard = asHost(s);
+        const auto start = std::chrono::steady_clock::now();
         searchRows(shard, centroids, k, mode, shard.inDoubt, {.bounds = true});
+        shard.costs.addBounded(nsSince(start));
     }
 
     // Many rows in doubt (early iterations, noise): one contiguous pass beats tightening
@@ -323,7 +432,7 @@ public:
             return detail::TrackedSumRow<PlainAdd>{shard.data, shard.colCount, shard.labels.data(),
                                                    shard.countedUnder.data(), restart, target, PlainAdd{},
                                                    shard.norms.empty() ? nullptr : shard.norms.data()};
-        }, RowStream{shard.data, shard.colCount});
+        }, RowStream{shard.data, shard.colCount, restart ? nullptr : shard.labels.data(), shard.countedUnder.data()});
         shard.tracked.add(delta);
         out = shard.tracked;
     }
@@ -499,44 +608,58 @@ private:
                                                              maxOf(centroidNorms), t.keep, t.labelOffset});
     }
 
-    // Rows whose needsSearch flag is set, in increasing order: among all rows (among ==
-    // nullptr) or the listed ones. Each thread scans a contiguous chunk into its own
-    // list; thrust::copy_if's scan-based compaction costs ten times more here.
-    static std::vector<Index> flaggedRows(const HostShard& shard, const std::vector<Index>* among)
+    // shard.inDoubt = the rows whose needsSearch flag is set, in increasing order: among
+    // all rows, or (among) among those already listed there. Each thread scans a
+    // contiguous chunk into its own list; thrust::copy_if's scan-based compaction costs
+    // ten times more here.
+    static void listFlaggedRows(HostShard& shard, bool among)
     {
         const std::uint8_t* flags = shard.needsSearch.data();
-        const Index n = among ? static_cast<Index>(among->size()) : shard.rowCount;
+        const Index* listed = shard.inDoubt.data();
+        const Index n = among ? static_cast<Index>(shard.inDoubt.size()) : shard.rowCount;
         const int threads = omp_get_max_threads();
-        // Room for a whole static chunk per thread, reserved outside the parallel region
-        // (nothing may throw inside one).
-        std::vector<std::vector<Index>> found(static_cast<std::size_t>(threads));
-        for (auto& part : found) part.reserve(static_cast<std::size_t>((n + threads - 1) / threads));
+        // Room for a whole chunk per thread, made outside the parallel region (nothing
+        // may throw inside one) and kept on the shard for the next call.
+        auto& found = shard.flaggedByThread;
+        found.resize(static_cast<std::size_t>(threads));
+        const auto chunk = static_cast<std::size_t>((n + threads - 1) / threads);
+        for (auto& part : found)
+            if (part.size() < chunk) part.resize(chunk);
+        std::vector<Index> counts(static_cast<std::size_t>(threads), 0);
 #pragma omp parallel num_threads(threads)
         {
-            std::vector<Index>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static)
-            for (Index e = 0; e < n; ++e) {
-                const Index row = among ? (*among)[static_cast<std::size_t>(e)] : e;
-                if (flags[row]) mine.push_back(row);
+            const int thread = omp_get_thread_num();
+            const int team = omp_get_num_threads();
+            Index* out = found[static_cast<std::size_t>(thread)].data();
+            Index count = 0;
+            for (Index e = n * thread / team; e < n * (thread + 1) / team; ++e) {
+                const Index row = among ? listed[e] : e;
+                out[count] = row;
+                count += flags[row] != 0;
             }
+            counts[static_cast<std::size_t>(thread)] = count;
         }
-        std::vector<Index> out;
-        for (const auto& part : found) out.insert(out.end(), part.begin(), part.end());
-        return out;
+        shard.inDoubt.clear();
+        for (std::size_t t = 0; t < found.size(); ++t)
+            shard.inDoubt.insert(shard.inDoubt.end(), found[t].begin(), found[t].begin() + counts[t]);
     }
 
-    // The share of rows in doubt among rows 0, kDoubtSample, 2 kDoubtSample, ..., or 0
-    // for a shard too small to sample (checking all of it costs little).
-    static double sampledDoubtShare(const detail::BoundedCheck& check, Index rows)
+    // The share of rows in doubt among rows 0, kDoubtSample, 2 kDoubtSample, ..., less
+    // three standard errors of that estimate (so a full pass is taken on the sample's
+    // word only when the share surely exceeds the limit); none for a shard too small
+    // to sample (checking all of it costs little, and its timings are mostly noise).
+    static std::optional<double> sampledDoubtShare(const detail::BoundedCheck& check, Index rows)
     {
         constexpr Index kDoubtSample = 64;
-        if (rows < 64 * kDoubtSample) return 0.0;
+        if (rows < 64 * kDoubtSample) return std::nullopt;
         Index inDoubt = 0;
         for (Index i = 0; i < rows; i += kDoubtSample) {
             float l, u;
             inDoubt += check.inDoubt(i, l, u) ? 1 : 0;
         }
-        return static_cast<double>(inDoubt) / static_cast<double>((rows + kDoubtSample - 1) / kDoubtSample);
+        const double sampled = static_cast<double>((rows + kDoubtSample - 1) / kDoubtSample);
+        const double share = static_cast<double>(inDoubt) / sampled;
+        return std::max(0.0, share - 3.0 * std::sqrt(share * (1.0 - share) / sampled));
     }
 
     static void ensureNorms(HostShard& shard)
