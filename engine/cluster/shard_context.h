@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace clusterdesk {
 
@@ -19,6 +20,7 @@ struct ShardContext {
     Communicator& comm;
     std::int64_t totalRows = 0;
     std::int64_t cols = 0;
+    std::string source;  // the data's name, for errors about its values
 };
 
 // How a run reports and is stopped. Only rank 0 calls onIteration; the cancel flag

@@ -1,6 +1,7 @@
 #include "shard_ops.h"
 
 #include "../core/error.h"
+#include "../data/dataset.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,13 @@ ScaleSet computeScales(ShardContext& ctx)
     ctx.backend.columnMaxAbs(ctx.shard, localMax);
     std::vector<double> colMax(localMax.begin(), localMax.end());
     ctx.comm.allreduceMax(colMax);
+    // Squared distances are float32: values whose squares overflow would turn every
+    // distance into inf and every answer into noise. Loaders refuse such a value at its
+    // cell; this catches data made otherwise, on every rank alike (the maxima are global).
+    const double maxAbs = colMax.empty() ? 0.0 : *std::max_element(colMax.begin(), colMax.end());
+    if (maxAbs > maxFeatureMagnitude(ctx.cols))
+        throw DataError(ctx.source, 0, 0, "values up to " + std::to_string(maxAbs) + " in " + std::to_string(ctx.cols) +
+                                              " columns overflow float32 squared distances; rescale the data");
 
     double distanceBound = 0.0;
     for (double m : colMax) distanceBound += 4.0 * m * m;

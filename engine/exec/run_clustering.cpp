@@ -3,9 +3,6 @@
 #include "../core/error.h"
 #include "executor.h"
 
-#include <algorithm>
-#include <cmath>
-
 namespace clusterdesk {
 
 void validate(const KMeansParams& params, const Dataset& data, int shards)
@@ -29,13 +26,8 @@ void validate(const KMeansParams& params, const Dataset& data, int shards)
         throw UsageError("initial centroids have " + std::to_string(params.initialCentroids.size()) + " values; expected " +
                          (params.algorithm == Algorithm::KMeans ? "k" : "k0") + " x cols = " + std::to_string(startK) +
                          " x " + std::to_string(data.cols));
-    // Squared distances are float32: values whose squares overflow would turn every
-    // distance into inf and every answer into noise.
-    float maxAbs = 0;
-    for (float v : data.values) maxAbs = std::max(maxAbs, std::fabs(v));
-    if (maxAbs > maxFeatureMagnitude(data.cols))
-        throw DataError(data.source, 0, 0, "values up to " + std::to_string(maxAbs) + " in " + std::to_string(data.cols) +
-                                               " columns overflow float32 squared distances; rescale the data");
+    // Values too large for float32 squared distances are refused by the scale pass
+    // every run starts with (computeScales), not by a pass of their own here.
 }
 
 void validate(int threads)

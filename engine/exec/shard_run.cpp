@@ -178,7 +178,7 @@ ClusterResult runShard(const Dataset& data, const KMeansParams& params, kernels:
 {
     const RowRange range = shardRows(data.rows, comm.rank(), comm.size());
     auto resident = backend.upload({data.row(range.first), range.last - range.first, data.cols}, range.first);
-    ShardContext ctx{backend, *resident, comm, data.rows, data.cols};
+    ShardContext ctx{backend, *resident, comm, data.rows, data.cols, data.source};
     if (params.algorithm == Algorithm::KMeans) return runKMeansRestarts(ctx, params, control, 0, "initialisation");
     // From the whole data set, which every rank holds, single-threaded: the same bits on
     // every rank of every topology, without a collective.

@@ -71,6 +71,32 @@ TEST_CASE("smallShardsRunOnOneThread")
     CHECK_EQ(threadsWorthUsing(100 * kValuesPerThread, 0), 1);
 }
 
+// Data made without a loader (a demo, a price window, a live window) can still hold a
+// value whose square overflows float32 distances: the scale pass every run starts with
+// refuses it, alike on one shard and on several (the column maxima are global), naming
+// the data; a value just below the limit runs.
+TEST_CASE("valuesTooLargeForDistancesAreRefusedByTheScalePass")
+{
+    Dataset data = makeDemo("blobs:n=3000,d=4,k=3,seed=2");
+    KMeansParams params;
+    params.k = 3;
+    params.maxIterations = 2;
+    const std::size_t last = data.values.size() - 1;  // in the last shard's rows
+    data.values[last] = static_cast<float>(maxFeatureMagnitude(data.cols) * 0.99);
+    CHECK_NOTHROW(runClustering(data, params, parseTopology("shards:3"), 2));
+    data.values[last] = static_cast<float>(maxFeatureMagnitude(data.cols) * 2.0);
+    for (const char* topology : {"host", "shards:3"}) {
+        CAPTURE(topology);
+        try {
+            runClustering(data, params, parseTopology(topology), 2);
+            FAIL("the run accepted a value whose square overflows");
+        } catch (const DataError& e) {
+            CHECK_EQ(e.file(), data.source);
+            CHECK(std::string(e.what()).find("overflow float32 squared distances") != std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("gpuTopologyWithoutGpuSaysWhy")
 {
     const kernels::CudaAvailability cuda = kernels::cudaAvailability();
