@@ -89,6 +89,11 @@ struct HostShard final : ResidentShard {
                                                       // pages cost more than the listing
     std::vector<std::int32_t> countedUnder;  // trackedSums: the label each row is counted under
     PartialSums tracked;                     // trackedSums: running per-cluster sums
+    // Tile searches move the rows whose label changed in the tracked sums while the rows
+    // are in cache (TrackingWhileSearching), into one PartialSums per OpenMP thread that
+    // the next trackedSums adds; it sets them up, with the scales its exact sums use.
+    std::vector<PartialSums> movedWhileSearching;
+    FixedPointScales trackedScales;
 
     Index rows() const override { return rowCount; }
     Index cols() const override { return colCount; }
@@ -157,6 +162,19 @@ struct ListedRowsAhead {
     }
 };
 
+detail::SumTarget sumTarget(PartialSums& sums, Mode mode, const FixedPointScales* scales)
+{
+    return {sums.counts.data(),
+            sums.sums.data(),
+            sums.distSums.data(),
+            sums.fixedSums.data(),
+            sums.fixedDist.data(),
+            scales ? scales->perDim.data() : nullptr,
+            scales ? scales->distance : 0.0,
+            sums.dims,
+            mode == Mode::Exact};
+}
+
 // Runs a per-row accumulation functor over all rows (or the moved ones, see RowStream)
 // with one private PartialSums per OpenMP thread, each thread taking one contiguous
 // range of rows in order, merged in thread order (fixed for a fixed thread count).
@@ -180,17 +198,7 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
     {
         const int thread = omp_get_thread_num();
         const int team = omp_get_num_threads();
-        PartialSums& mine = privateSums[static_cast<std::size_t>(thread)];
-        detail::SumTarget target{mine.counts.data(),
-                                 mine.sums.data(),
-                                 mine.distSums.data(),
-                                 mine.fixedSums.data(),
-                                 mine.fixedDist.data(),
-                                 scales ? scales->perDim.data() : nullptr,
-                                 scales ? scales->distance : 0.0,
-                                 out.dims,
-                                 mode == Mode::Exact};
-        const auto row = makeRow(target);
+        const auto row = makeRow(sumTarget(privateSums[static_cast<std::size_t>(thread)], mode, scales));
         const Index first = n * thread / team;
         const Index end = n * (thread + 1) / team;
         if (stream.labels) {
@@ -426,15 +434,21 @@ public:
         // keeps them anyway; below that they would cost memory out of proportion).
         constexpr Index kKeptNormsFromDims = 8;
         if (shard.colCount >= kKeptNormsFromDims) ensureNorms(shard);
+        // What the searches since the last call moved (their rows' countedUnder says so
+        // already), unless everything is recounted; then the rows nothing moved yet.
+        if (!restart)
+            for (const PartialSums& moved : shard.movedWhileSearching) shard.tracked.add(moved);
         PartialSums delta;
         delta.reset(k, static_cast<int>(shard.colCount), mode);
         accumulatePrivately(shard.rowCount, mode, scales, delta, [&](const detail::SumTarget& target) {
-            return detail::TrackedSumRow<PlainAdd>{shard.data, shard.colCount, shard.labels.data(),
-                                                   shard.countedUnder.data(), restart, target, PlainAdd{},
-                                                   shard.norms.empty() ? nullptr : shard.norms.data()};
+            return trackedSumRow(shard, target, restart);
         }, RowStream{shard.data, shard.colCount, restart ? nullptr : shard.labels.data(), shard.countedUnder.data()});
         shard.tracked.add(delta);
         out = shard.tracked;
+        // Ready for the next searches to move rows as they go.
+        shard.trackedScales = scales ? *scales : FixedPointScales{};
+        shard.movedWhileSearching.resize(static_cast<std::size_t>(omp_get_max_threads()));
+        for (PartialSums& moved : shard.movedWhileSearching) moved.reset(k, static_cast<int>(shard.colCount), mode);
     }
 
     void projectedSumsImpl(ResidentShard& s, std::span<const float> means, std::span<const float> axes, int k, Mode mode,
@@ -561,6 +575,49 @@ private:
                 keep ? output.keepNearerFrom : 0};
     }
 
+    static detail::TrackedSumRow<PlainAdd> trackedSumRow(HostShard& shard, const detail::SumTarget& target, bool restart)
+    {
+        return {shard.data,  shard.colCount, shard.labels.data(), shard.countedUnder.data(), restart, target, PlainAdd{},
+                shard.norms.empty() ? nullptr : shard.norms.data()};
+    }
+
+    // A tile search that moves, as it goes, the rows whose label it changed in the
+    // tracked sums, each into its thread's HostShard::movedWhileSearching: the rows are
+    // in cache then, where trackedSums would fetch them again (at d = 512, or early on
+    // when many rows move, the update step cost a third of the search). Only for a plain
+    // search at the tracked k and mode, once trackedSums has set the sums up.
+    struct TrackingWhileSearching {
+        std::vector<detail::TrackedSumRow<PlainAdd>> perThread;
+
+        static TrackingWhileSearching of(HostShard& shard, int k, Mode mode, SearchOutput output)
+        {
+            TrackingWhileSearching tracking;
+            const bool applies = output.keepNearerFrom < 0 && shard.tracked.groups == k &&
+                                 shard.countedUnder.size() == static_cast<std::size_t>(shard.rowCount) &&
+                                 (mode == Mode::Exact) == !shard.tracked.fixedSums.empty() &&
+                                 shard.movedWhileSearching.size() == static_cast<std::size_t>(omp_get_max_threads());
+            if (!applies) return tracking;
+            const FixedPointScales* scales = mode == Mode::Exact ? &shard.trackedScales : nullptr;
+            for (PartialSums& moved : shard.movedWhileSearching)
+                tracking.perThread.push_back(trackedSumRow(shard, sumTarget(moved, mode, scales), false));
+            return tracking;
+        }
+
+        host::TileJob::RowsDone done() const
+        {
+            if (perThread.empty()) return {};
+            return {[](const void* context, int thread, const Index* rowIndex, Index first, int count) {
+                        // A copy: stores into the sums could alias the functor's own
+                        // fields for all the compiler knows, and would keep it from
+                        // vectorising the row's contribution.
+                        const detail::TrackedSumRow<PlainAdd> row =
+                            static_cast<const TrackingWhileSearching*>(context)->perThread[static_cast<std::size_t>(thread)];
+                        for (int r = 0; r < count; ++r) row(rowIndex ? rowIndex[first + r] : first + r);
+                    },
+                    this};
+        }
+    };
+
     // Up to kTileDims dimensions: rows side by side in SIMD lanes (tile_search.h).
     static void searchTiled(HostShard& shard, std::span<const float> centroids, int k, Mode mode,
                             std::span<const Index> rows, SearchOutput output)
@@ -569,16 +626,17 @@ private:
         const Targets t = targets(shard, rows, output);
         host::TileJob job{shard.data, d, centroids.data(), nullptr, nullptr, k, t.count, shard.labels.data(),
                           shard.dist.data(), t.rowIndex, t.upper, t.lower, 0.f, t.keep, t.labelOffset};
-        if (mode == Mode::Exact) {
-            host::searchTiles(job, true);
-            return;
+        std::vector<float> centroidNorms;
+        if (mode == Mode::Fast) {
+            ensureNorms(shard);
+            centroidNorms = squaredNorms(centroids, d);
+            job.centroidNorms = centroidNorms.data();
+            job.rowNorms = shard.norms.data();
+            job.maxCentroidNorm = maxOf(centroidNorms);
         }
-        ensureNorms(shard);
-        const std::vector<float> centroidNorms = squaredNorms(centroids, d);
-        job.centroidNorms = centroidNorms.data();
-        job.rowNorms = shard.norms.data();
-        job.maxCentroidNorm = maxOf(centroidNorms);
-        host::searchTiles(job, false);
+        const TrackingWhileSearching tracking = TrackingWhileSearching::of(shard, k, mode, output);
+        job.done = tracking.done();
+        host::searchTiles(job, mode == Mode::Exact);
     }
 
     template <int Lanes>

@@ -60,6 +60,13 @@ struct TileJob {
     float maxCentroidNorm = 0.f;  // fast mode with upper: the largest |c|^2, for the bounds' rounding allowance
     bool keepNearer = false;      // k-means||: keep the stored label unless this batch is nearer
     int labelOffset = 0;          // label of the batch's first centroid
+    // Called after each call's rows are stored, on the OpenMP thread that searched them:
+    // entries first..first+count-1 of rowIndex (or those rows when rowIndex is null).
+    // The host's tracked sums move the rows whose label changed while they are in cache.
+    struct RowsDone {
+        void (*call)(const void* context, int thread, const std::int64_t* rowIndex, std::int64_t first, int count) = nullptr;
+        const void* context = nullptr;
+    } done;
 };
 
 // The rows call `call` covers (spare lanes of a short last call repeat its first row,

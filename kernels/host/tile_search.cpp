@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <iterator>
 #include <stdexcept>
 
@@ -90,9 +91,15 @@ const TileKernel& widest()
 void run(const TileKernel& kernel, const TileJob& job, bool exact)
 {
     const TileCall call = exact ? kernel.exact : kernel.fast;
-    const Index calls = (job.count + kernel.lanes - 1) / kernel.lanes;
+    const Index lanes = kernel.lanes;
+    const Index calls = (job.count + lanes - 1) / lanes;
 #pragma omp parallel for schedule(static)
-    for (Index i = 0; i < calls; ++i) call(job, i);
+    for (Index i = 0; i < calls; ++i) {
+        call(job, i);
+        if (job.done.call)
+            job.done.call(job.done.context, omp_get_thread_num(), job.rowIndex, i * lanes,
+                          static_cast<int>(std::min(lanes, job.count - i * lanes)));
+    }
 }
 
 }  // namespace

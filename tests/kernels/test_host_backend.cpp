@@ -86,3 +86,48 @@ TEST_CASE("trackedSumsFollowMovedRows")
         centroids[2] = 10.f;
     }
 }
+
+// Tile searches move the rows whose label they change in the tracked sums as they go;
+// the next trackedSums adds that to what other writers of labels moved (updateNearest
+// here). Several searches between two calls, bounded ones over listed rows among them,
+// must still sum to a recount, over enough dimensions that row norms are kept.
+TEST_CASE("trackedSumsFollowRowsMovedWhileSearching")
+{
+    auto backend = createBackend("host");
+    constexpr int kRows = 6000;
+    constexpr int kCols = 12;
+    constexpr int kClusters = 6;
+    std::vector<float> rows;
+    for (int i = 0; i < kRows; ++i)
+        for (int j = 0; j < kCols; ++j) rows.push_back(static_cast<float>((i * (3 + j) + j * j) % 23) - 11.f);
+    auto shard = backend->upload({rows.data(), kRows, kCols}, 0);
+    const FixedPointScales scales{std::vector<double>(kCols, 1 << 20), 1 << 10};
+    for (Mode mode : {Mode::Exact, Mode::Fast}) {
+        CAPTURE(toString(mode));
+        std::vector<float> centroids(rows.begin(), rows.begin() + kClusters * kCols);
+        PartialSums incremental, recount;
+        backend->assign(*shard, centroids, kClusters, mode, Precision::FP32);
+        backend->trackedSums(*shard, kClusters, mode, &scales, true, incremental);
+        std::int64_t movedRows = 0;
+        std::vector<std::int32_t> before(kRows), after(kRows);
+        for (int step = 0; step < 4; ++step) {
+            backend->downloadLabels(*shard, before);
+            const std::vector<float> previous = centroids;
+            for (std::size_t c = 0; c < centroids.size(); ++c) centroids[c] += (c % 3 == 0 ? 1.5f : -0.5f) / (1 + step);
+            const CentroidMotion motion = measureMotion(previous, centroids, kCols);
+            backend->assignBounded(*shard, centroids, kClusters, mode, Precision::FP32, &motion);
+            backend->assign(*shard, centroids, kClusters, mode, Precision::FP32);
+            backend->downloadLabels(*shard, after);
+            for (int i = 0; i < kRows; ++i) movedRows += before[static_cast<std::size_t>(i)] != after[static_cast<std::size_t>(i)];
+            if (step == 2) backend->updateNearest(*shard, std::span(rows).subspan(77 * kCols, kCols), 0);
+            backend->trackedSums(*shard, kClusters, mode, &scales, false, incremental);
+            backend->trackedSums(*shard, kClusters, mode, &scales, true, recount);
+            REQUIRE_EQ(incremental.counts, recount.counts);
+            REQUIRE_EQ(incremental.fixedSums, recount.fixedSums);
+            REQUIRE_EQ(incremental.fixedDist, recount.fixedDist);
+            REQUIRE_EQ(incremental.sums, recount.sums);  // small integers: exact in double too
+            REQUIRE_EQ(incremental.distSums, recount.distSums);
+        }
+        CHECK(movedRows > kRows / 10);  // the searches really moved rows
+    }
+}
