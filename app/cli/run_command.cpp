@@ -158,7 +158,8 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     std::signal(SIGINT, SIG_DFL);
 
     const RunReport& report = result.report;
-    const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power};
+    const std::string hash = result.datasetHash.empty() ? data->contentHash() : result.datasetHash;
+    const RunSummaryInput summary{*data, session.params(), topology, report, hash, result.peakRssMiB, result.power};
     // The result files even when the store failed at the end (disk full, locked for a
     // minute): that must not cost the user the clustering itself. A cancelled run's
     // partial answer never replaces what they held.

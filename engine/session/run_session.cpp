@@ -49,6 +49,7 @@ void RunSession::begin(RunResult& result)
         run.parents = m_request.parents;
         run.liveInput = m_request.liveInput;
         result.runId = m_request.store->beginRun(run);
+        result.datasetHash = run.dataset.hash;
     } catch (const std::exception& e) {
         if (m_request.recordingRequired) throw;
         result.recordProblem = std::string("this run is not recorded: ") + e.what();
@@ -92,7 +93,7 @@ RunResult RunSession::run(const RunControl& control, PowerSampler& power)
     result.power = power.summary();
     result.peakRssMiB = processMemory().peakMiB;
     if (result.runId.empty()) return result;
-    const RunSummaryInput summary{data, m_request.params, m_request.topology, result.report, data.contentHash(), result.peakRssMiB, result.power};
+    const RunSummaryInput summary{data, m_request.params, m_request.topology, result.report, result.datasetHash, result.peakRssMiB, result.power};
     try {
         m_request.store->finishRun(result.runId, finishedOutcome(summary, power));
     } catch (const std::exception& e) {

@@ -48,6 +48,8 @@ struct RunResult {
     std::optional<PowerSummary> power;  // energy while it executed
     double peakRssMiB = 0;              // of the whole process, 0 when unknown
     std::string runId;                  // empty when not recorded
+    std::string datasetHash;            // Dataset::contentHash(), once the run is recorded (it
+                                        // reads every value: hashed once per run, not per use)
     std::string recordProblem;          // why the run is not, or not fully, recorded; empty when it is
 };
 
