@@ -342,13 +342,13 @@ public:
         constexpr int kRows = 8;
         const auto count = static_cast<Index>(shard.inDoubt.size());
         const auto start = std::chrono::steady_clock::now();
-        forEachRow((count + kRows - 1) / kRows,
-                   ListedRowsAhead{detail::TightenBoundT<kRows>{shard.data, shard.colCount, centroids.data(),
-                                                                motion.halfGap.data(), detail::boundsMargin(shard.colCount),
-                                                                shard.inDoubt.data(), count, shard.labels.data(),
-                                                                shard.dist.data(), shard.upper.data(),
-                                                                shard.lower.data(), shard.needsSearch.data()},
-                                   RowStream{shard.data, shard.colCount}, shard.inDoubt.data(), count, kRows});
+        using Tighten = detail::TightenBoundT<kRows>;
+        const Tighten tighten{shard.data,          shard.colCount,     centroids.data(), motion.halfGap.data(),
+                              detail::boundsMargin(shard.colCount), shard.inDoubt.data(), count,
+                              shard.labels.data(), shard.dist.data(), shard.upper.data(), shard.lower.data(),
+                              shard.needsSearch.data()};
+        forEachRow((count + kRows - 1) / kRows, ListedRowsAhead<Tighten>{tighten, RowStream{shard.data, shard.colCount},
+                                                                         shard.inDoubt.data(), count, kRows});
         listFlaggedRows(shard, true);
         shard.costs.addBounded(nsSince(start));
         return static_cast<Index>(shard.inDoubt.size());
