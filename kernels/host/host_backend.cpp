@@ -139,8 +139,9 @@ constexpr int kMovedBatch = 512;  // rows listed at a time (4 KB on the stack)
 constexpr int kMovedAhead = 16;   // listed rows asked for ahead of their use
 
 // A functor over listed rows, `rowsPerCall` to a call (TightenBoundT), run with the rows
-// of a later call asked for ahead: the listed rows lie here and there, and without it
-// tightening a row cost seven times its share of a full search (k = 8, d = 32).
+// of a later call asked for ahead: the listed rows lie here and there. Measured on 4M x
+// 32 noise, k = 8: tightening cost 27 ns a row without it, 19 with it, against 4 ns a
+// row for a whole full pass.
 template <class F>
 struct ListedRowsAhead {
     F f;
@@ -154,13 +155,23 @@ struct ListedRowsAhead {
         constexpr Index kCallsAhead = 4;
         const Index rowBytes = std::min(stream.d * static_cast<Index>(sizeof(float)), kStreamedRowBytes);
         const Index first = (call + kCallsAhead) * rowsPerCall;
-        for (Index e = first; e < first + rowsPerCall && e < count; ++e) {
-            const char* at = reinterpret_cast<const char*>(stream.x + rows[e] * stream.d);
-            for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
-        }
+        for (Index e = first; e < first + rowsPerCall && e < count; ++e)
+            host::prefetchRow(stream.x, stream.d, rows[e], rowBytes);
         f(call);
     }
 };
+
+// The rows [first, end) of n that thread `thread` of a team of `team` takes: contiguous
+// ranges in thread order, so a thread's rows are in row order.
+struct ThreadRows {
+    Index first;
+    Index end;
+};
+
+ThreadRows threadRows(Index n, int thread, int team)
+{
+    return {n * thread / team, n * (thread + 1) / team};
+}
 
 detail::SumTarget sumTarget(PartialSums& sums, Mode mode, const FixedPointScales* scales)
 {
@@ -185,10 +196,7 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
     const Index rowBytes = stream.d * static_cast<Index>(sizeof(float));
     const bool prefetch = stream.x && rowBytes <= kStreamedRowBytes;
     const Index ahead = std::max<Index>(8, 2048 / std::max<Index>(1, rowBytes));  // about 2 KB ahead
-    const auto fetch = [&](Index i) {
-        const char* at = reinterpret_cast<const char*>(stream.x + i * stream.d);
-        for (Index b = 0; b < rowBytes; b += 64) host::prefetchLine(at + b);
-    };
+    const auto fetch = [&](Index i) { host::prefetchRow(stream.x, stream.d, i, rowBytes); };
     const int threads = omp_get_max_threads();
     // Allocated before the parallel region: an exception (out of memory) thrown inside
     // one would terminate the process instead of reaching the caller.
@@ -199,8 +207,7 @@ void accumulatePrivately(Index n, Mode mode, const FixedPointScales* scales, Par
         const int thread = omp_get_thread_num();
         const int team = omp_get_num_threads();
         const auto row = makeRow(sumTarget(privateSums[static_cast<std::size_t>(thread)], mode, scales));
-        const Index first = n * thread / team;
-        const Index end = n * (thread + 1) / team;
+        const auto [first, end] = threadRows(n, thread, team);
         if (stream.labels) {
             Index moved[kMovedBatch];
             for (Index i = first; i < end;) {
@@ -690,7 +697,8 @@ private:
             const int team = omp_get_num_threads();
             Index* out = found[static_cast<std::size_t>(thread)].data();
             Index count = 0;
-            for (Index e = n * thread / team; e < n * (thread + 1) / team; ++e) {
+            const auto [first, end] = threadRows(n, thread, team);
+            for (Index e = first; e < end; ++e) {
                 const Index row = among ? listed[e] : e;
                 out[count] = row;
                 count += flags[row] != 0;

@@ -131,6 +131,13 @@ inline void prefetchLine(const char* at)
 #endif
 }
 
+// Asks for the first `bytes` of row `row` of x (d floats per row), a cache line at a time.
+inline void prefetchRow(const float* x, std::int64_t d, std::int64_t row, std::int64_t bytes)
+{
+    const char* at = reinterpret_cast<const char*>(x + row * d);
+    for (std::int64_t b = 0; b < bytes; b += 64) prefetchLine(at + b);
+}
+
 template <int Lanes>
 inline void prefetchTile(const TileJob& job, std::int64_t call)
 {
@@ -138,11 +145,7 @@ inline void prefetchTile(const TileJob& job, std::int64_t call)
     if (first >= job.count) return;
     const int n = job.count - first < Lanes ? static_cast<int>(job.count - first) : Lanes;
     const std::int64_t bytes = job.d * static_cast<std::int64_t>(sizeof(float));
-    for (int r = 0; r < n; ++r) {
-        const std::int64_t row = job.rowIndex ? job.rowIndex[first + r] : first + r;
-        const char* at = reinterpret_cast<const char*>(job.x + row * job.d);
-        for (std::int64_t b = 0; b < bytes; b += 64) prefetchLine(at + b);
-    }
+    for (int r = 0; r < n; ++r) prefetchRow(job.x, job.d, job.rowIndex ? job.rowIndex[first + r] : first + r, bytes);
 }
 
 // tile[j][r] = row r's dimension j: AVX blocks where the caller runs with AVX2, then
