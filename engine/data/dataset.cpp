@@ -31,16 +31,24 @@ std::string tooLargeForDistances(std::int64_t cols)
            " overflow float32 squared distances; rescale the data";
 }
 
-std::string Dataset::contentHash() const
+std::array<unsigned char, 16> contentHashPrefix(std::int64_t rows, std::int64_t cols)
 {
-    // Shape as two little-endian int64 then the raw float bytes: the same numbers hash
-    // the same whichever file format they came from. (All supported hosts are
-    // little-endian, so the in-memory float bytes are the little-endian encoding.)
+    // Little-endian whatever the host (all supported hosts are little-endian, so the
+    // in-memory float bytes that follow are the little-endian encoding too).
     std::array<unsigned char, 16> shape{};
     for (int b = 0; b < 8; ++b) {
         shape[b] = static_cast<unsigned char>(static_cast<std::uint64_t>(rows) >> (8 * b));
         shape[8 + b] = static_cast<unsigned char>(static_cast<std::uint64_t>(cols) >> (8 * b));
     }
+    return shape;
+}
+
+std::string Dataset::contentHash() const
+{
+    // The shape, then the raw float bytes: the same numbers hash the same whichever file
+    // format they came from.
+    if (!hashedWhileLoading.empty()) return hashedWhileLoading;
+    const std::array<unsigned char, 16> shape = contentHashPrefix(rows, cols);
     return Sha256().update(shape.data(), shape.size()).update(values.data(), values.size() * sizeof(float)).hex();
 }
 

@@ -4,6 +4,7 @@
 
 #include "source_spec.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,8 +47,15 @@ struct Dataset {
     bool hasTruth() const { return !truth.empty(); }
 
     // SHA-256 (hex) over shape and values: same numbers, same hash, whatever the
-    // file format they came from.
+    // file format they came from. Computed when asked, unless hashedWhileLoading holds it.
     std::string contentHash() const;
+
+    // contentHash(), computed by the loader while it read the values (.npy); empty: not
+    // known. Whatever changes rows, cols or values after loading clears it.
+    std::string hashedWhileLoading;
 };
+
+// What contentHash() hashes before the values: rows and cols as two little-endian int64.
+std::array<unsigned char, 16> contentHashPrefix(std::int64_t rows, std::int64_t cols);
 
 }  // namespace clusterdesk

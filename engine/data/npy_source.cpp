@@ -4,10 +4,12 @@
 // or (n, d). The shape must account for exactly the bytes after the header. Errors are
 // DataError at line 1, column = 1-based byte offset of the problem.
 #include "data_source.h"
+#include "engine/core/background_sha256.h"
 #include "engine/core/error.h"
 #include "file_bytes.h"
 #include "progress.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -259,8 +261,21 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
     out.layout = Layout::Matrix;
     out.rows = static_cast<std::int64_t>(rows);
     out.cols = static_cast<std::int64_t>(cols);
-    out.values.resize(static_cast<std::size_t>(count));
     const double limit = maxFeatureMagnitude(out.cols);
+    // In C order the values arrive in their final order: the vector grows a chunk at a
+    // time within its reserve (zeroed while the chunk is in cache, not all at once, and
+    // never moved), and each checked chunk is hashed (contentHash) on a thread of its
+    // own while the next is read. Declared after `out`, the hasher stops before out's
+    // values go (a bad value throws).
+    std::optional<BackgroundSha256> hasher;
+    const std::array<unsigned char, 16> shape = contentHashPrefix(out.rows, out.cols);
+    if (header.fortran) {
+        out.values.resize(static_cast<std::size_t>(count));
+    } else {
+        out.values.reserve(static_cast<std::size_t>(count));
+        hasher.emplace();
+        hasher->feed(shape.data(), shape.size());
+    }
 
     // Read in chunks straight into the output (float32, C order) or through a small
     // buffer (float64 conversion, Fortran transposition), checking every value.
@@ -269,6 +284,7 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
         itemSize == 4 && !header.fortran ? 0 : std::min<std::size_t>(chunk, count) * itemSize);
     for (std::uint64_t done = 0; done < count;) {
         const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - done));
+        if (!header.fortran) out.values.resize(static_cast<std::size_t>(done + n));
         unsigned char* target =
             buffer.empty() ? reinterpret_cast<unsigned char*>(out.values.data() + done) : buffer.data();
         if (std::fread(target, itemSize, n, file.get()) != n)
@@ -298,9 +314,11 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
                 out.values[static_cast<std::size_t>(to)] = static_cast<float>(value);
             }
         }
+        if (hasher) hasher->feed(out.values.data() + done, n * sizeof(float));
         done += n;
         progress.update(static_cast<double>(done) / static_cast<double>(count));
     }
+    if (hasher) out.hashedWhileLoading = hasher->hex();
     out.notes.push_back("npy: " + std::to_string(rows) + " rows x " + std::to_string(cols) + " features, " +
                         header.descr + (header.fortran ? ", Fortran order" : ", C order") +
                         (itemSize == 8 ? ", converted to float32" : ""));

@@ -112,6 +112,33 @@ TEST_CASE("sameHashAsCsv")
     REQUIRE_EQ(a.contentHash(), b.contentHash());
 }
 
+TEST_CASE("hashedWhileLoading")
+{
+    // Over a million values, so the loader reads and hashes several chunks; the digest
+    // it keeps is contentHash() computed afresh from the values, and Fortran order (not
+    // hashed while loading) gives the same digest for the same numbers.
+    constexpr int rows = 300'001;
+    constexpr int cols = 4;
+    std::vector<float> c(rows * cols);
+    std::vector<float> f(rows * cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) {
+            c[static_cast<std::size_t>(i * cols + j)] = static_cast<float>(i) * 0.25f - static_cast<float>(j);
+            f[static_cast<std::size_t>(j * rows + i)] = c[static_cast<std::size_t>(i * cols + j)];
+        }
+    test::TempDir dir;
+    const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+    const Dataset inC = loadDataset(test::writeFile(dir, "c.npy", npy(dict("<f4", false, shape), bytesOf(c))));
+    const Dataset inFortran = loadDataset(test::writeFile(dir, "f.npy", npy(dict("<f4", true, shape), bytesOf(f))));
+    REQUIRE_EQ(inC.values, c);
+    REQUIRE_FALSE(inC.hashedWhileLoading.empty());
+    REQUIRE(inFortran.hashedWhileLoading.empty());
+    Dataset afresh = inC;
+    afresh.hashedWhileLoading.clear();
+    CHECK_EQ(inC.contentHash(), afresh.contentHash());
+    CHECK_EQ(inFortran.contentHash(), afresh.contentHash());
+}
+
 TEST_CASE("notAsPrices")
 {
     test::TempDir dir;
