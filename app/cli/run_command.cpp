@@ -116,7 +116,10 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (options.record) runStore.emplace(storePath(options.dbPath));
     if (runStore && !runStore->lostOnOpen().empty())
         std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
-    const auto data = std::make_shared<const Dataset>(openSource(sourceOf(options)));
+    Dataset loaded = openSource(sourceOf(options));
+    // Hashed once: the check below, the run's record and its summary all name it.
+    loaded.knownHash = loaded.contentHash();
+    const auto data = std::make_shared<const Dataset>(std::move(loaded));
     if (!options.expectedDatasetHash.empty() && data->contentHash() != options.expectedDatasetHash)
         throw DataError(data->source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
                                                 "..., now " + data->contentHash().substr(0, 12) + "...)");
@@ -158,8 +161,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     std::signal(SIGINT, SIG_DFL);
 
     const RunReport& report = result.report;
-    const std::string hash = result.datasetHash.empty() ? data->contentHash() : result.datasetHash;
-    const RunSummaryInput summary{*data, session.params(), topology, report, hash, result.peakRssMiB, result.power};
+    const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power};
     // The result files even when the store failed at the end (disk full, locked for a
     // minute): that must not cost the user the clustering itself. A cancelled run's
     // partial answer never replaces what they held.

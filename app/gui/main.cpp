@@ -88,7 +88,8 @@ int printMainJobSummary(const std::string& demo, const std::optional<std::string
         session::RunSession session(request);
         PowerSampler power;
         const session::RunResult result = session.run({}, power);
-        std::fputs(runSummaryText({*data, session.params(), request.topology, result.report, data->contentHash(), result.peakRssMiB,
+        const std::string hash = result.datasetHash.empty() ? data->contentHash() : result.datasetHash;  // hashed once
+        std::fputs(runSummaryText({*data, session.params(), request.topology, result.report, hash, result.peakRssMiB,
                                    result.power})
                        .c_str(),
                    stdout);

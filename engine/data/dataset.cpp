@@ -47,7 +47,7 @@ std::string Dataset::contentHash() const
 {
     // The shape, then the raw float bytes: the same numbers hash the same whichever file
     // format they came from.
-    if (!hashedWhileLoading.empty()) return hashedWhileLoading;
+    if (!knownHash.empty()) return knownHash;
     const std::array<unsigned char, 16> shape = contentHashPrefix(rows, cols);
     return Sha256().update(shape.data(), shape.size()).update(values.data(), values.size() * sizeof(float)).hex();
 }

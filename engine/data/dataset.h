@@ -47,12 +47,13 @@ struct Dataset {
     bool hasTruth() const { return !truth.empty(); }
 
     // SHA-256 (hex) over shape and values: same numbers, same hash, whatever the
-    // file format they came from. Computed when asked, unless hashedWhileLoading holds it.
+    // file format they came from. Computed when asked, unless knownHash holds it.
     std::string contentHash() const;
 
-    // contentHash(), computed by the loader while it read the values (.npy); empty: not
-    // known. Whatever changes rows, cols or values after loading clears it.
-    std::string hashedWhileLoading;
+    // contentHash() computed once and kept: by the loader while it read the values
+    // (.npy), or by a caller that needs it more than once; empty: not known. Whatever
+    // changes rows, cols or values clears it.
+    std::string knownHash;
 };
 
 // What contentHash() hashes before the values: rows and cols as two little-endian int64.

@@ -318,7 +318,7 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
         done += n;
         progress.update(static_cast<double>(done) / static_cast<double>(count));
     }
-    if (hasher) out.hashedWhileLoading = hasher->hex();
+    if (hasher) out.knownHash = hasher->hex();
     out.notes.push_back("npy: " + std::to_string(rows) + " rows x " + std::to_string(cols) + " features, " +
                         header.descr + (header.fortran ? ", Fortran order" : ", C order") +
                         (itemSize == 8 ? ", converted to float32" : ""));

@@ -112,7 +112,7 @@ TEST_CASE("sameHashAsCsv")
     REQUIRE_EQ(a.contentHash(), b.contentHash());
 }
 
-TEST_CASE("hashedWhileLoading")
+TEST_CASE("knownHash")
 {
     // Over a million values, so the loader reads and hashes several chunks; the digest
     // it keeps is contentHash() computed afresh from the values, and Fortran order (not
@@ -131,10 +131,10 @@ TEST_CASE("hashedWhileLoading")
     const Dataset inC = loadDataset(test::writeFile(dir, "c.npy", npy(dict("<f4", false, shape), bytesOf(c))));
     const Dataset inFortran = loadDataset(test::writeFile(dir, "f.npy", npy(dict("<f4", true, shape), bytesOf(f))));
     REQUIRE_EQ(inC.values, c);
-    REQUIRE_FALSE(inC.hashedWhileLoading.empty());
-    REQUIRE(inFortran.hashedWhileLoading.empty());
+    REQUIRE_FALSE(inC.knownHash.empty());
+    REQUIRE(inFortran.knownHash.empty());
     Dataset afresh = inC;
-    afresh.hashedWhileLoading.clear();
+    afresh.knownHash.clear();
     CHECK_EQ(inC.contentHash(), afresh.contentHash());
     CHECK_EQ(inFortran.contentHash(), afresh.contentHash());
 }
