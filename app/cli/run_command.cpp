@@ -116,10 +116,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (options.record) runStore.emplace(storePath(options.dbPath));
     if (runStore && !runStore->lostOnOpen().empty())
         std::cerr << "clusterdesk-cli: warning: " << runStore->path() << ": " << runStore->lostOnOpen() << '\n';
-    Dataset loaded = openSource(sourceOf(options));
-    // Hashed once: the check below, the run's record and its summary all name it.
-    loaded.knownHash = loaded.contentHash();
-    const auto data = std::make_shared<const Dataset>(std::move(loaded));
+    const auto data = std::make_shared<const Dataset>(openSourceHashed(sourceOf(options)));
     if (!options.expectedDatasetHash.empty() && data->contentHash() != options.expectedDatasetHash)
         throw DataError(data->source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
                                                 "..., now " + data->contentHash().substr(0, 12) + "...)");

@@ -201,7 +201,7 @@ int whatifCommand(const std::vector<std::string>& args)
         std::optional<store::RunStore> runStore;
         if (run.record) runStore.emplace(storePath(run.dbPath));
         request.store = runStore ? &*runStore : nullptr;
-        request.data = std::make_shared<const Dataset>(openSource(sourceOf(run)));
+        request.data = std::make_shared<const Dataset>(openSourceHashed(sourceOf(run)));
         request.params = run.params;
 
         session::ComparisonControl control;

@@ -82,7 +82,7 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
         refuseStoreFiles(path);
         SourceOptions options;
         if (returnWindow > 0) options["window"] = std::to_string(returnWindow);
-        emit loaded(std::make_shared<const Dataset>(openSource(describeFile(path.toStdString(), "", options), onProgress)));
+        emit loaded(std::make_shared<const Dataset>(openSourceHashed(describeFile(path.toStdString(), "", options), onProgress)));
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const std::exception& e) {
@@ -93,7 +93,7 @@ void DataLoader::loadFile(const QString& path, int returnWindow)
 void DataLoader::makeDemo(const QString& spec)
 {
     try {
-        emit loaded(std::make_shared<const Dataset>(openSource(describeDemo(spec.toStdString()))));
+        emit loaded(std::make_shared<const Dataset>(openSourceHashed(describeDemo(spec.toStdString()))));
     } catch (const UsageError& e) {
         emit failed(tr("Cannot make the demo '%1': %2").arg(spec, QString::fromStdString(e.what())));
     } catch (const std::exception& e) {

@@ -73,7 +73,7 @@ int printMainJobSummary(const std::string& demo, const std::optional<std::string
 {
     using namespace clusterdesk;
     try {
-        const auto data = std::make_shared<const Dataset>(openSource(describeDemo(demo)));
+        const auto data = std::make_shared<const Dataset>(openSourceHashed(describeDemo(demo)));
         std::optional<store::RunStore> runStore;
         try {
             runStore.emplace(db ? *db : store::defaultStorePath().string());
@@ -88,8 +88,7 @@ int printMainJobSummary(const std::string& demo, const std::optional<std::string
         session::RunSession session(request);
         PowerSampler power;
         const session::RunResult result = session.run({}, power);
-        const std::string hash = result.datasetHash.empty() ? data->contentHash() : result.datasetHash;  // hashed once
-        std::fputs(runSummaryText({*data, session.params(), request.topology, result.report, hash, result.peakRssMiB,
+        std::fputs(runSummaryText({*data, session.params(), request.topology, result.report, data->contentHash(), result.peakRssMiB,
                                    result.power})
                        .c_str(),
                    stdout);

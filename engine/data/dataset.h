@@ -51,8 +51,8 @@ struct Dataset {
     std::string contentHash() const;
 
     // contentHash() computed once and kept: by the loader while it read the values
-    // (.npy), or by a caller that needs it more than once; empty: not known. Whatever
-    // changes rows, cols or values clears it.
+    // (.npy), or by openSourceHashed for the data a front end runs; empty: not known.
+    // Whatever changes rows, cols or values clears it.
     std::string knownHash;
 };
 

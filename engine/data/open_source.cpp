@@ -53,4 +53,11 @@ Dataset openSource(const SourceSpec& spec, const std::function<bool(double)>& pr
     return data;
 }
 
+Dataset openSourceHashed(const SourceSpec& spec, const std::function<bool(double)>& progress)
+{
+    Dataset data = openSource(spec, progress);
+    data.knownHash = data.contentHash();
+    return data;
+}
+
 }  // namespace clusterdesk

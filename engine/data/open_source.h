@@ -29,4 +29,9 @@ SourceSpec describeDemo(const std::string& demoSpec);
 // "FILE:LINE:COLUMN: message") or UsageError (bad options).
 Dataset openSource(const SourceSpec& spec, const std::function<bool(double)>& progress = {});
 
+// openSource, with the rows' content hash computed once and kept (Dataset::knownHash,
+// unless the source hashed them while it read them): for the data a front end runs,
+// whose hash every recorded run, comparison, summary and history lookup names.
+Dataset openSourceHashed(const SourceSpec& spec, const std::function<bool(double)>& progress = {});
+
 }  // namespace clusterdesk

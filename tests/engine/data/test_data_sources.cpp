@@ -154,6 +154,23 @@ TEST_CASE("openSource reads what the old loaders read, bit for bit, and the spec
     }
 }
 
+TEST_CASE("openSourceHashed keeps the hash a fresh computation gives, for every source")
+{
+    test::TempDir dir;
+    for (const auto& file : std::vector<std::pair<std::string, std::string>>{
+             {"m.csv", kMatrix}, {"p.csv", kPrices}, {"t.csv", kTicks}, {"a.npy", npyBytes()}}) {
+        const std::string& name = file.first;  // not a structured binding: INFO captures it, which clang 14 refuses
+        const SourceSpec spec = describeFile(test::writeFile(dir, name, file.second));
+        const Dataset hashed = openSourceHashed(spec);
+        INFO(name);
+        REQUIRE_FALSE(hashed.knownHash.empty());
+        Dataset afresh = openSource(spec);
+        afresh.knownHash.clear();
+        CHECK(hashed.knownHash == afresh.contentHash());
+        CHECK(hashed.values == afresh.values);
+    }
+}
+
 TEST_CASE("a spec missing an option (written before it existed) opens with the default, and says so")
 {
     test::TempDir dir;
