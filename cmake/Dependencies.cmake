@@ -95,6 +95,7 @@ endif()
 if(CLUSTERDESK_WITH_QT)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Svg)  # plots export SVG (ui/plots)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent)  # the Members table sorts off the UI thread
   find_package(Qt6 6.4 REQUIRED COMPONENTS Network WebSockets)  # live feeds: clusterdesk-feed and its clients
   find_package(QCustomPlotQt6 REQUIRED)
 endif()

@@ -2,15 +2,12 @@
 
 #include "engine/core/csv_cell.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <numeric>
+
 namespace clusterdesk::ui {
-namespace {
-
-const report::ClusterProfile* profileOf(const report::Membership& m, int cluster)
-{
-    return cluster >= 0 && static_cast<std::size_t>(cluster) < m.clusters.size() ? &m.clusters[static_cast<std::size_t>(cluster)] : nullptr;
-}
-
-}  // namespace
 
 MemberTableModel::MemberTableModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -21,12 +18,80 @@ void MemberTableModel::setMembership(std::shared_ptr<const report::Membership> m
 {
     beginResetModel();
     m_membership = std::move(membership);
+    m_rows.resize(m_membership ? m_membership->members.size() : 0);
+    std::iota(m_rows.begin(), m_rows.end(), 0);
     endResetModel();
+    rearrange();
+}
+
+void MemberTableModel::sort(int column, Qt::SortOrder order)
+{
+    // Column -1 (no sort) is the membership's own order: by cluster, then nearest first.
+    m_wanted.column = column >= 0 && column < ColumnCount ? column : Cluster;
+    m_wanted.descending = column >= 0 && order == Qt::DescendingOrder;
+    rearrange();
+}
+
+void MemberTableModel::setFilterText(const QString& text)
+{
+    if (text == m_wanted.filter) return;
+    m_wanted.filter = text;
+    rearrange();
+}
+
+void MemberTableModel::rearrange()
+{
+    const std::uint64_t generation = ++m_generation;
+    if (!m_membership || m_wanted.isMembershipOrder()) {
+        std::vector<std::int32_t> all(m_membership ? m_membership->members.size() : 0);
+        std::iota(all.begin(), all.end(), 0);
+        show(std::move(all), generation);
+        return;
+    }
+    emit arrangingChanged(true);
+    using Watcher = QFutureWatcher<std::vector<std::int32_t>>;
+    auto* watcher = new Watcher(this);
+    connect(watcher, &Watcher::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation) show(watcher->future().takeResult(), generation);
+    });
+    // The task holds the membership, so a new one (or this model's end) cannot free it
+    // under the sort; a superseded result is dropped above.
+    watcher->setFuture(QtConcurrent::run([membership = m_membership, wanted = m_wanted] { return arrangeMembers(*membership, wanted); }));
+}
+
+void MemberTableModel::show(std::vector<std::int32_t> rows, std::uint64_t generation)
+{
+    // Where each member is now shown (-1: filtered out): the same rows in another order
+    // keep the selection and current cell on their members; other rows reset the view.
+    std::vector<std::int32_t> shownAt(m_membership ? m_membership->members.size() : 0, -1);
+    for (std::size_t r = 0; r < rows.size(); ++r) shownAt[static_cast<std::size_t>(rows[r])] = static_cast<std::int32_t>(r);
+    const bool reordered = rows.size() == m_rows.size() &&
+                           std::all_of(m_rows.begin(), m_rows.end(), [&](std::int32_t m) { return shownAt[static_cast<std::size_t>(m)] >= 0; });
+    if (reordered) {
+        emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+        const QModelIndexList before = persistentIndexList();
+        QModelIndexList after;
+        after.reserve(before.size());
+        for (const QModelIndex& at : before)
+            after.push_back(index(shownAt[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(at.row())])], at.column()));
+        m_rows = std::move(rows);
+        changePersistentIndexList(before, after);
+        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    } else {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+    }
+    const bool wasArranging = isArranging();
+    m_shownGeneration = generation;
+    if (wasArranging) emit arrangingChanged(false);
+    emit arranged();
 }
 
 int MemberTableModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !m_membership ? 0 : static_cast<int>(m_membership->members.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int MemberTableModel::columnCount(const QModelIndex& parent) const
@@ -36,8 +101,10 @@ int MemberTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant MemberTableModel::data(const QModelIndex& index, int role) const
 {
-    if (!m_membership || !index.isValid() || (role != Qt::DisplayRole && role != kSortRole && role != Qt::TextAlignmentRole)) return {};
-    const report::Member& member = m_membership->members[static_cast<std::size_t>(index.row())];
+    if (!m_membership || !index.isValid() || static_cast<std::size_t>(index.row()) >= m_rows.size() ||
+        (role != Qt::DisplayRole && role != kSortRole && role != Qt::TextAlignmentRole))
+        return {};
+    const report::Member& member = m_membership->members[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(index.row())])];
     const report::ClusterProfile* cluster = profileOf(*m_membership, member.cluster);
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));

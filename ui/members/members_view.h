@@ -1,6 +1,6 @@
 // The Members tab: which asset is in which cluster, sortable by any column and
-// filtered by a substring of the name or a cluster number ("7"); Export writes what
-// the table holds as CSV with the assets' names.
+// filtered by a substring of the name or a cluster number ("7"), both worked out off
+// the UI thread by the model; Export writes every member as CSV with the assets' names.
 #pragma once
 
 #include "member_table_model.h"
@@ -10,7 +10,6 @@
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace clusterdesk::ui {
@@ -24,7 +23,6 @@ public:
     void setMembership(std::shared_ptr<const report::Membership> membership, const QString& name);
 
     MemberTableModel& model() { return *m_model; }
-    QSortFilterProxyModel& proxy() { return *m_proxy; }
     QTableView& table() { return *m_table; }
 
 signals:
@@ -32,10 +30,10 @@ signals:
 
 private:
     MemberTableModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QLineEdit* m_filter = nullptr;
     QLabel* m_caption = nullptr;
+    QLabel* m_arranging = nullptr;  // shown while a sort or filter is worked out
     QPushButton* m_export = nullptr;
 };
 
