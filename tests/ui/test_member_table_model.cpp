@@ -1,12 +1,14 @@
 // The Members table's sort and filter: every column both ways, ties in the
 // membership's order, rows without a value last, names in any case, cluster numbers;
 // worked out on a pool thread, the table showing the old rows until the new ones are
-// ready, a newer request or membership winning over a pending one, and a selected
-// member followed through a sort. Memberships are made up here, so every key is known.
+// ready, a newer request or membership winning over a pending one, a selected member
+// followed through a sort and a filter, a model ended mid-sort. Memberships are made up here, so every key is known.
 #include "ui/members/member_order.h"
 #include "ui/members/member_table_model.h"
 
+#include <QItemSelectionModel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 #include <QThreadPool>
 
@@ -103,11 +105,14 @@ std::vector<std::int32_t> shown(const MemberTableModel& model)
     return rows;
 }
 
-// Every pool task finished and its result delivered (or dropped).
+// Every pool task finished and its result delivered (or dropped), including the
+// task a superseded one's end starts for the latest request.
 void settle()
 {
-    QThreadPool::globalInstance()->waitForDone();
-    QCoreApplication::processEvents();
+    do {
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+    } while (QThreadPool::globalInstance()->activeThreadCount() > 0);
 }
 
 }  // namespace
@@ -204,24 +209,56 @@ private slots:
         QCOMPARE(shown(model), ui::arrangeMembers(*second, {MemberTableModel::ClusterSize, true, {}}));
     }
 
-    void aSelectedMemberIsFollowedThroughASort()
+    void theSelectionStaysOnItsMembersThroughSortsAndFilters()
     {
         const auto m = madeUp(3000, 9, 7);
         MemberTableModel model;
         model.setMembership(m);
-        const QPersistentModelIndex selected = model.index(1234, MemberTableModel::Distance);
+        QTableView view;
+        view.setModel(&model);
+        view.setSelectionBehavior(QAbstractItemView::SelectRows);
         const std::int32_t member = 1234;  // the membership's order is shown
+        view.selectRow(member);
+        view.setCurrentIndex(model.index(member, MemberTableModel::Distance));
+        const std::string name = m->members[member].name;
+        const auto selectedNames = [&] {
+            std::vector<std::string> names;
+            for (const QModelIndex& row : view.selectionModel()->selectedRows(MemberTableModel::Name))
+                names.push_back(row.data().toString().toStdString());
+            return names;
+        };
         model.sort(MemberTableModel::Name, Qt::AscendingOrder);
         settle();
-        QVERIFY(selected.isValid());
-        const auto rows = ui::arrangeMembers(*m, {MemberTableModel::Name, false, {}});
-        QCOMPARE(rows[static_cast<std::size_t>(selected.row())], member);
-        QCOMPARE(selected.column(), int(MemberTableModel::Distance));
-        // Filtered out: the table is reset, as its rows are others.
+        QCOMPARE(view.currentIndex().data(MemberTableModel::kSortRole).toDouble(), m->members[member].distance);
+        QCOMPARE(view.currentIndex().column(), int(MemberTableModel::Distance));
+        QCOMPARE(model.index(view.currentIndex().row(), MemberTableModel::Name).data().toString().toStdString(), name);
+        QCOMPARE(selectedNames(), std::vector<std::string>{name});
+        // A filter that keeps the member keeps it selected, on its new row.
+        const QString part = QString::fromStdString(name.substr(name.find('_')));  // "_1234"
+        model.setFilterText(part);
+        settle();
+        QVERIFY(model.rowCount() < 3000);
+        QCOMPARE(selectedNames(), std::vector<std::string>{name});
+        // One that leaves it out leaves nothing selected.
         model.setFilterText("no such asset");
         settle();
         QCOMPARE(model.rowCount(), 0);
-        QVERIFY(!selected.isValid());
+        QVERIFY(selectedNames().empty());
+        QVERIFY(!view.currentIndex().isValid());
+    }
+
+    void aModelEndedWhileSortingLeavesNothingBehind()
+    {
+        const auto m = madeUp(200000, 40, 8);
+        {
+            MemberTableModel model;
+            model.setMembership(m);
+            model.sort(MemberTableModel::Name, Qt::DescendingOrder);
+            model.setFilterText("s1");
+            QVERIFY(model.isArranging());
+        }
+        settle();  // the task ends with nothing to deliver to; the membership is the test's again
+        QCOMPARE(m.use_count(), 1L);
     }
 };
 

@@ -5,6 +5,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <numeric>
 
 namespace clusterdesk::ui {
@@ -14,12 +15,23 @@ MemberTableModel::MemberTableModel(QObject* parent)
 {
 }
 
+namespace {
+
+// Every member, in the membership's order.
+std::vector<std::int32_t> allMembers(const report::Membership* membership)
+{
+    std::vector<std::int32_t> rows(membership ? membership->members.size() : 0);
+    std::iota(rows.begin(), rows.end(), 0);
+    return rows;
+}
+
+}  // namespace
+
 void MemberTableModel::setMembership(std::shared_ptr<const report::Membership> membership)
 {
     beginResetModel();
     m_membership = std::move(membership);
-    m_rows.resize(m_membership ? m_membership->members.size() : 0);
-    std::iota(m_rows.begin(), m_rows.end(), 0);
+    m_rows = allMembers(m_membership.get());
     endResetModel();
     rearrange();
 }
@@ -34,59 +46,73 @@ void MemberTableModel::sort(int column, Qt::SortOrder order)
 
 void MemberTableModel::setFilterText(const QString& text)
 {
-    if (text == m_wanted.filter) return;
+    const bool same = text.trimmed() == m_wanted.filter.trimmed();
     m_wanted.filter = text;
-    rearrange();
+    if (!same) rearrange();
 }
 
 void MemberTableModel::rearrange()
 {
-    const std::uint64_t generation = ++m_generation;
-    if (!m_membership || m_wanted.isMembershipOrder()) {
-        std::vector<std::int32_t> all(m_membership ? m_membership->members.size() : 0);
-        std::iota(all.begin(), all.end(), 0);
-        show(std::move(all), generation);
-        return;
-    }
-    emit arrangingChanged(true);
+    ++m_generation;
+    if (!m_membership || m_wanted.isMembershipOrder())
+        show(allMembers(m_membership.get()), m_generation);
+    else if (!m_working)
+        startArranging();
+    // else: the task at work is superseded; when it ends, the latest request starts. A
+    // burst of keystrokes costs two arrangements at most, not one per key.
+    setBusy(isArranging());
+}
+
+void MemberTableModel::startArranging()
+{
+    m_working = true;
+    const std::uint64_t generation = m_generation;
     using Watcher = QFutureWatcher<std::vector<std::int32_t>>;
     auto* watcher = new Watcher(this);
     connect(watcher, &Watcher::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
-        if (generation == m_generation) show(watcher->future().takeResult(), generation);
+        m_working = false;
+        if (generation == m_generation)
+            show(watcher->future().takeResult(), generation);
+        else if (isArranging())
+            startArranging();
+        setBusy(isArranging());
     });
     // The task holds the membership, so a new one (or this model's end) cannot free it
-    // under the sort; a superseded result is dropped above.
+    // under the sort.
     watcher->setFuture(QtConcurrent::run([membership = m_membership, wanted = m_wanted] { return arrangeMembers(*membership, wanted); }));
 }
 
 void MemberTableModel::show(std::vector<std::int32_t> rows, std::uint64_t generation)
 {
-    // Where each member is now shown (-1: filtered out): the same rows in another order
-    // keep the selection and current cell on their members; other rows reset the view.
+    // Where each member is now shown (-1: filtered out), so that the selection and the
+    // current cell stay on their members when the rows are sorted or filtered, as long
+    // as those members are still shown.
     std::vector<std::int32_t> shownAt(m_membership ? m_membership->members.size() : 0, -1);
     for (std::size_t r = 0; r < rows.size(); ++r) shownAt[static_cast<std::size_t>(rows[r])] = static_cast<std::int32_t>(r);
     const bool reordered = rows.size() == m_rows.size() &&
                            std::all_of(m_rows.begin(), m_rows.end(), [&](std::int32_t m) { return shownAt[static_cast<std::size_t>(m)] >= 0; });
-    if (reordered) {
-        emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-        const QModelIndexList before = persistentIndexList();
-        QModelIndexList after;
-        after.reserve(before.size());
-        for (const QModelIndex& at : before)
-            after.push_back(index(shownAt[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(at.row())])], at.column()));
-        m_rows = std::move(rows);
-        changePersistentIndexList(before, after);
-        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-    } else {
-        beginResetModel();
-        m_rows = std::move(rows);
-        endResetModel();
+    const auto hint = reordered ? QAbstractItemModel::VerticalSortHint : QAbstractItemModel::NoLayoutChangeHint;
+    emit layoutAboutToBeChanged({}, hint);
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& at : before) {
+        const std::int32_t row = shownAt[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(at.row())])];
+        after.push_back(row >= 0 ? createIndex(row, at.column()) : QModelIndex());
     }
-    const bool wasArranging = isArranging();
+    m_rows = std::move(rows);
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, hint);
     m_shownGeneration = generation;
-    if (wasArranging) emit arrangingChanged(false);
     emit arranged();
+}
+
+void MemberTableModel::setBusy(bool busy)
+{
+    if (busy == m_busy) return;
+    m_busy = busy;
+    emit arrangingChanged(busy);
 }
 
 int MemberTableModel::rowCount(const QModelIndex& parent) const

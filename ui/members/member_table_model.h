@@ -6,7 +6,8 @@
 // Sorting (a header click, through sort()) and filtering are the model's own, done by
 // arrangeMembers on a pool thread: the table keeps showing the last arrangement, and
 // the window stays responsive, until the new one is ready. A newer request, or a new
-// membership, makes a pending one's result be dropped.
+// membership, makes a pending one's result be dropped. The selection stays on its
+// members through a sort or a filter that keeps them.
 #pragma once
 
 #include "member_order.h"
@@ -56,13 +57,17 @@ signals:
 
 private:
     void rearrange();
+    void startArranging();
     void show(std::vector<std::int32_t> rows, std::uint64_t generation);
+    void setBusy(bool busy);  // emits arrangingChanged when it changes
 
     std::shared_ptr<const report::Membership> m_membership;
     MemberArrangement m_wanted;
     std::vector<std::int32_t> m_rows;  // what each table row shows: an index into members
     std::uint64_t m_generation = 0;    // of the last request
     std::uint64_t m_shownGeneration = 0;
+    bool m_working = false;  // a pool task is arranging (maybe for a superseded request)
+    bool m_busy = false;     // as arrangingChanged last said
 };
 
 }  // namespace clusterdesk::ui

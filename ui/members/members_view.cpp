@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSizePolicy>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -25,6 +26,10 @@ MembersView::MembersView(QWidget* parent)
     connect(m_filter, &QLineEdit::textChanged, m_model, &MemberTableModel::setFilterText);
     m_arranging = new QLabel(tr("Sorting and filtering..."), this);
     m_arranging->setObjectName("membersArranging");
+    // Kept in the layout while hidden, so the filter box does not change width as you type.
+    QSizePolicy keepsItsPlace = m_arranging->sizePolicy();
+    keepsItsPlace.setRetainSizeWhenHidden(true);
+    m_arranging->setSizePolicy(keepsItsPlace);
     m_arranging->setVisible(false);
     connect(m_model, &MemberTableModel::arrangingChanged, m_arranging, &QLabel::setVisible);
     m_export = new QPushButton(tr("Export CSV..."), this);
