@@ -2,41 +2,69 @@
 
 #include "engine/cluster/cluster_codec.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <string>
+#include <type_traits>
 
 namespace clusterdesk::gui {
+
+namespace {
+
+// The run's metrics JSON; a damaged record's reads as none, the rest of the run still shows.
+nlohmann::json metricsOf(const store::RunInfo& info)
+{
+    nlohmann::json metrics = nlohmann::json::parse(info.metricsJson, nullptr, /*allow_exceptions=*/false);
+    return metrics.is_object() ? metrics : nlohmann::json::object();
+}
+
+template <class T>
+T valueOr(const nlohmann::json& object, const char* key, T otherwise)
+{
+    const auto it = object.find(key);
+    if (it == object.end()) return otherwise;
+    if constexpr (std::is_same_v<T, bool>)
+        return it->is_boolean() ? it->template get<bool>() : otherwise;
+    else if constexpr (std::is_same_v<T, std::string>)
+        return it->is_string() ? it->template get<std::string>() : otherwise;
+    else
+        return it->is_number() ? it->template get<T>() : otherwise;
+}
+
+}  // namespace
 
 ui::RunOutcome outcomeOf(const store::RunRecord& record)
 {
     const store::RunInfo& info = record.info;
-    const QJsonObject metrics = QJsonDocument::fromJson(QByteArray::fromStdString(info.metricsJson)).object();
+    const nlohmann::json metrics = metricsOf(info);
     ui::RunOutcome outcome;
     outcome.cancelled = info.status == store::RunStatus::Cancelled;
-    outcome.converged = metrics.value("converged").toBool();
-    outcome.k = record.k > 0 ? record.k : metrics.value("k").toInt();
-    outcome.iterations = metrics.value("iterations").toInt(static_cast<int>(record.iterations.size()));
-    outcome.inertia = metrics.value("inertia").toDouble();
-    outcome.seconds = metrics.value("seconds_total").toDouble();
-    for (const QJsonValue& size : metrics.value("sizes").toArray()) outcome.sizes.push_back(static_cast<std::int64_t>(size.toDouble()));
+    outcome.converged = valueOr(metrics, "converged", false);
+    outcome.k = record.k > 0 ? record.k : valueOr(metrics, "k", 0);
+    outcome.iterations = valueOr(metrics, "iterations", static_cast<int>(record.iterations.size()));
+    outcome.inertia = valueOr(metrics, "inertia", 0.0);
+    outcome.seconds = valueOr(metrics, "seconds_total", 0.0);
+    if (const auto sizes = metrics.find("sizes"); sizes != metrics.end() && sizes->is_array())
+        for (const nlohmann::json& size : *sizes)
+            if (size.is_number()) outcome.sizes.push_back(size.get<std::int64_t>());
     outcome.backend = QString::fromStdString(info.backend);
     if (info.energyJ) {
         outcome.power.energyJ = *info.energyJ;
         outcome.power.energySource = info.energySource;
     }
-    for (const QJsonValue& v : metrics.value("power_devices").toArray()) {
-        const QJsonObject d = v.toObject();
-        outcome.power.devices.push_back({d.value("label").toString().toStdString(), d.value("source").toString().toStdString(),
-                                         d.value("kind").toString() == "measured" ? PowerKind::Measured : PowerKind::Estimated,
-                                         d.value("joules").toDouble()});
+    if (const auto devices = metrics.find("power_devices"); devices != metrics.end() && devices->is_array()) {
+        for (const nlohmann::json& d : *devices) {
+            if (!d.is_object()) continue;
+            outcome.power.devices.push_back({valueOr<std::string>(d, "label", ""), valueOr<std::string>(d, "source", ""),
+                                             valueOr<std::string>(d, "kind", "") == "measured" ? PowerKind::Measured : PowerKind::Estimated,
+                                             valueOr(d, "joules", 0.0)});
+        }
     }
     // AdaptGrow's tests, in the metrics since they were kept; older runs have none.
-    if (metrics.contains("growth")) {
+    if (const auto growth = metrics.find("growth"); growth != metrics.end()) {
         try {
-            outcome.growth = codec::growthFromJson(nlohmann::json::parse(info.metricsJson).at("growth"));
+            outcome.growth = codec::growthFromJson(*growth);
         } catch (const std::exception&) {
             outcome.growth = {};  // unreadable: shown as not known, the rest of the run still is
         }
