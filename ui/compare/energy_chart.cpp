@@ -76,7 +76,6 @@ void EnergyChart::setRows(const std::vector<CompareRow>& rows)
     for (auto& [source, data] : bySource) barsFor(source)->setData(data.first, data.second, true);
     // Only the sources this comparison has are named in the legend.
     for (auto& [source, bars] : m_bars) {
-        bars->setBaseValue(yAxis->range().lower);
         bars->removeFromLegend();
         if (bars->dataCount() > 0) bars->addToLegend();
     }

@@ -85,8 +85,6 @@ void TimeChart::setRows(const std::vector<CompareRow>& rows)
     if (high <= 0) low = 0.1, high = 10;
     setCategoryAxis(xAxis, names);
     setLogAxis(yAxis, low, high * 10);  // a decade of headroom: the legend sits there
-    // Bars grow from the axis bottom: a log axis has no zero.
-    for (QCPBars* bars : {m_measured, m_predicted, m_modeled}) bars->setBaseValue(yAxis->range().lower);
     m_measured->setData(mKeys, mValues, true);
     m_predicted->setData(pKeys, pValues, true);
     m_modeled->setData(oKeys, oValues, true);
