@@ -34,7 +34,7 @@ constexpr const char* kUsage =
     "in 10 planted sectors; SPEC as in clusterdesk-cli, e.g. blobs:n=100000,d=16,k=8).\n"
     "Without a display it clusters the demo with AdaptGrow in exact mode, records the run\n"
     "in the store and prints the summary instead.\n\n"
-    "  --screenshot PATH  run the default job (AdaptGrow, exact mode, k from 2 to 32) on the\n"
+    "  --screenshot PATH  run the default job (AdaptGrow, exact mode, k from 2 to 64) on the\n"
     "                     demo, render the window off screen and write PATH (PNG); with\n"
     "                     --tab all, PATH is a folder that gets one PNG per tab\n"
     "  --tab NAME         the tab to show: Clusters (default), Members, Evolution, Latency,\n"

@@ -73,8 +73,7 @@ KMeansParams defaultParams()
 {
     KMeansParams params;
     params.algorithm = Algorithm::AdaptGrow;
-    params.k0 = 2;
-    params.kMax = 32;
+    params.k0 = 2;  // k max stays the engine's default (64), as in clusterdesk-cli
     params.mode = kernels::Mode::Exact;
     return params;
 }

@@ -19,7 +19,7 @@ namespace {
 
 const QString kDemo = "blobs:n=2000,d=4,k=5,seed=21";
 // The window's default job (gui::defaultParams) spelled for the CLI.
-const QStringList kDefaultJob{"--algo", "adaptgrow", "--k0", "2", "--kmax", "32", "--mode", "exact"};
+const QStringList kDefaultJob{"--algo", "adaptgrow", "--k0", "2", "--kmax", "64", "--mode", "exact"};
 
 // The run id a front end printed ("recorded  run ID in STORE").
 QString recordedId(const QString& out)
