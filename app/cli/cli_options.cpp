@@ -250,7 +250,7 @@ void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& 
     if (kmeans && (given("--k0") || given("--kmax") || given("--no-merge")))
         throw UsageError("--k0, --kmax and --no-merge apply to --algo adaptgrow");
     if (!kmeans && given("--k"))
-        throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k between --k0 and --kmax");
+        throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k (from --k0, splitting up to --kmax, then merging)");
 }
 
 RunOptions parseRunOptions(const std::vector<std::string>& args)
