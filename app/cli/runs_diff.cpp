@@ -4,6 +4,7 @@
 
 #include "engine/core/printable.h"
 
+#include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/metrics.h"
 
 #include <cstdio>
@@ -35,8 +36,26 @@ std::string show(const nlohmann::json& value)
     return value.dump();
 }
 
-// One line per key whose values differ, keys in sorted order.
-void diffObjects(std::string& text, const std::string& section, const nlohmann::json& a, const nlohmann::json& b, int& differences)
+// A value as one cell: printable, and cut where it would drown the other rows (a
+// growth log or a history runs to thousands of characters), saying how much is left.
+std::string cell(const nlohmann::json& value)
+{
+    constexpr std::size_t kLongest = 160;
+    std::string text = printable(show(value));
+    if (text.size() > kLongest) text = text.substr(0, kLongest) + "... (" + std::to_string(text.size() - kLongest) + " more characters)";
+    return text;
+}
+
+std::string padded(std::string text, std::size_t width)
+{
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+// One line per key whose values differ, keys in sorted order; objects on both sides
+// are compared key by key ("growth.summary"), so a line shows what changed.
+void diffObjects(std::string& text, const std::string& section, const std::string& prefix, const nlohmann::json& a,
+                 const nlohmann::json& b, int& differences)
 {
     std::set<std::string> keys;
     for (const auto& [key, value] : a.items()) keys.insert(key);
@@ -45,11 +64,12 @@ void diffObjects(std::string& text, const std::string& section, const nlohmann::
         const nlohmann::json va = a.contains(key) ? a[key] : nlohmann::json();
         const nlohmann::json vb = b.contains(key) ? b[key] : nlohmann::json();
         if (va == vb) continue;
+        if (va.is_object() && vb.is_object()) {
+            diffObjects(text, section, prefix + key + ".", va, vb, differences);
+            continue;
+        }
         ++differences;
-        char line[1024];
-        std::snprintf(line, sizeof line, "  %-10s %-22s %-30s %s\n", section.c_str(), printable(key).c_str(), printable(show(va)).c_str(),
-                      printable(show(vb)).c_str());
-        text += line;
+        text += "  " + padded(section, 10) + ' ' + padded(printable(prefix + key), 22) + ' ' + padded(cell(va), 30) + ' ' + cell(vb) + '\n';
     }
 }
 
@@ -71,9 +91,9 @@ std::string runDiffText(const store::RunRecord& a, const store::RunRecord& b)
         if (ja.contains(key)) runA[key] = ja[key];
         if (jb.contains(key)) runB[key] = jb[key];
     }
-    diffObjects(text, "run", runA, runB, differences);
-    diffObjects(text, "params", ja["params"], jb["params"], differences);
-    diffObjects(text, "metrics", ja["metrics"], jb["metrics"], differences);
+    diffObjects(text, "run", "", runA, runB, differences);
+    diffObjects(text, "params", "", codec::paramsThatApplied(ja["params"]), codec::paramsThatApplied(jb["params"]), differences);
+    diffObjects(text, "metrics", "", ja["metrics"], jb["metrics"], differences);
     if (differences == 0) text += "  (parameters, topology and metrics are the same)\n";
     if (a.labels.empty() || b.labels.empty()) {
         text += "labels    not stored for both runs (deleted and collected, or the run did not finish)\n";

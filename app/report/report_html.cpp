@@ -1,5 +1,6 @@
 #include "report_html.h"
 
+#include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/params.h"
 
 #include <nlohmann/json.hpp>
@@ -237,7 +238,7 @@ private:
     void parametersSection(const RunSection& run)
     {
         heading(3, anchor(run, "parameters"), "Parameters");
-        const json params = json::parse(run.record.info.paramsJson, nullptr, false);
+        const json params = codec::paramsThatApplied(json::parse(run.record.info.paramsJson, nullptr, false));
         std::vector<std::pair<QString, QString>> rows;
         if (params.is_object())
             for (const auto& [key, value] : params.items()) rows.push_back({QString::fromStdString(key), esc(value.is_string() ? value.get<std::string>() : value.dump())});

@@ -79,6 +79,20 @@ json toJson(const KMeansParams& p)
             {"max_rounds", p.maxRounds}};
 }
 
+json paramsThatApplied(const json& params)
+{
+    if (!params.is_object()) return params;
+    json shown = params;
+    const auto text = [&](const char* key) { return params.contains(key) && params[key].is_string() ? params[key].get<std::string>() : ""; };
+    const std::string algorithm = text("algorithm");
+    if (algorithm == toString(Algorithm::AdaptGrow)) shown.erase("k");
+    if (algorithm == toString(Algorithm::KMeans))
+        for (const char* key : {"k0", "kmax", "merge", "split_iterations", "max_rounds"}) shown.erase(key);
+    if (text("init") != toString(InitMethod::KMeansParallel))
+        for (const char* key : {"parallel_rounds", "oversampling"}) shown.erase(key);
+    return shown;
+}
+
 KMeansParams paramsFromJson(const json& j)
 {
     KMeansParams p;

@@ -76,6 +76,11 @@ std::vector<float> floatArrayField(const nlohmann::json& j, const char* key);
 // Every parameter except initialCentroids (the data a run starts from, kept as an artifact).
 nlohmann::json toJson(const KMeansParams& params);
 KMeansParams paramsFromJson(const nlohmann::json& j);
+// Recorded parameters as a reader should see them: those that played no part in the
+// run are dropped (k for AdaptGrow, which chooses it; k0, kmax, merge, split_iterations
+// and max_rounds for k-means; k-means||'s parallel_rounds and oversampling for another
+// initialisation). Keys it does not know are kept.
+nlohmann::json paramsThatApplied(const nlohmann::json& params);
 
 nlohmann::json toJson(const std::vector<RankTiming>& ranks);
 std::vector<RankTiming> rankTimingsFromJson(const nlohmann::json& j);

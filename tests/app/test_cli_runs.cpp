@@ -169,6 +169,23 @@ private slots:
         QVERIFY(QRegularExpression("labels\\s+ARI 0\\.\\d{6}").match(diff.out).hasMatch());
     }
 
+    void diffOfTwoAdaptGrowRunsShowsWhatChangedLineByLine()
+    {
+        const QString a = run({"--demo", "blobs:n=2000,d=4,k=4", "--algo", "adaptgrow", "--k0", "2"});
+        const QString b = run({"--demo", "blobs:n=2000,d=4,k=4", "--algo", "adaptgrow", "--k0", "3"});
+        const CliResult diff = runCli(QStringList{"runs", "diff", a, b} + db());
+        QVERIFY2(diff.exitCode == 0, qPrintable(describe(diff)));
+        QVERIFY(QRegularExpression("params\\s+k0\\s+2\\s+3").match(diff.out).hasMatch());
+        // k played no part (AdaptGrow chose it), so it is not a difference to show.
+        QVERIFY2(!QRegularExpression("params\\s+k\\s").match(diff.out).hasMatch(), qPrintable(diff.out));
+        // The growth logs differ field by field, each on a line of its own, none endless.
+        QVERIFY2(QRegularExpression("metrics\\s+growth\\.\\w+").match(diff.out).hasMatch(), qPrintable(diff.out));
+        for (const QString& line : diff.out.split('\n')) {
+            QVERIFY2(line.size() < 500, qPrintable(line));
+            QVERIFY2(line.isEmpty() || line.startsWith("  ") || line.startsWith("run ") || line.startsWith("labels"), qPrintable(line));
+        }
+    }
+
     void warmStartFromARecordedRun()
     {
         const QString from = run({"--demo", "blobs:n=2000,d=4,k=4", "--k", "4", "--mode", "exact", "--max-iter", "2"});

@@ -82,6 +82,28 @@ TEST_CASE("parameters round-trip with every field, enums by name")
     CHECK(sameParams(store::paramsFromJson(store::paramsToJson(p)), p));
 }
 
+TEST_CASE("a reader sees the parameters that played a part in the run")
+{
+    KMeansParams p = unusualParams();
+    p.algorithm = Algorithm::AdaptGrow;
+    p.init = InitMethod::KMeansPlusPlus;
+    const nlohmann::json grow = codec::paramsThatApplied(codec::toJson(p));
+    CHECK(!grow.contains("k"));  // AdaptGrow chooses k
+    for (const char* key : {"k0", "kmax", "merge", "split_iterations", "max_rounds", "n_init", "seed", "mode"}) CHECK(grow.contains(key));
+    CHECK(!grow.contains("parallel_rounds"));
+    CHECK(!grow.contains("oversampling"));
+
+    p.algorithm = Algorithm::KMeans;
+    p.init = InitMethod::KMeansParallel;
+    const nlohmann::json lloyd = codec::paramsThatApplied(codec::toJson(p));
+    CHECK(lloyd.at("k") == p.k);
+    for (const char* key : {"k0", "kmax", "merge", "split_iterations", "max_rounds"}) CHECK(!lloyd.contains(key));
+    CHECK(lloyd.at("parallel_rounds") == p.parallelRounds);
+    CHECK(lloyd.at("oversampling") == p.oversampling);
+    // Not parameters at all (a damaged record): shown as they are.
+    CHECK(codec::paramsThatApplied(nlohmann::json("text")) == nlohmann::json("text"));
+}
+
 TEST_CASE("malformed parameters name the field")
 {
     nlohmann::json j = codec::toJson(unusualParams());
