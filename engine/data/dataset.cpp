@@ -52,4 +52,18 @@ std::string Dataset::contentHash() const
     return Sha256().update(shape.data(), shape.size()).update(values.data(), values.size() * sizeof(float)).hex();
 }
 
+std::string Dataset::rowNamesHash() const
+{
+    if (rowNames.empty()) return {};
+    Sha256 hash;
+    for (const std::string& name : rowNames) {
+        // Each name after its length, so that "AB","C" and "A","BC" differ.
+        const std::uint64_t size = name.size();
+        unsigned char length[8];
+        for (int b = 0; b < 8; ++b) length[b] = static_cast<unsigned char>(size >> (8 * b));
+        hash.update(length, sizeof length).update(name.data(), name.size());
+    }
+    return hash.hex();
+}
+
 }  // namespace clusterdesk

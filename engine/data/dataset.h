@@ -50,6 +50,12 @@ struct Dataset {
     // file format they came from. Computed when asked, unless knownHash holds it.
     std::string contentHash() const;
 
+    // SHA-256 (hex) over the row names, each with its length, in row order; empty when
+    // the rows have none. Not part of contentHash (the same numbers are the same data,
+    // and recorded runs are found by it), so a run keeps it beside: its membership names
+    // rows, and a file whose names changed but not its values must not rename them.
+    std::string rowNamesHash() const;
+
     // contentHash() computed once and kept: by the loader while it read the values
     // (.npy), or by openSourceHashed for the data a front end runs; empty: not known.
     // Whatever changes rows, cols or values clears it.

@@ -25,6 +25,9 @@ std::string metricsJson(const RunSummaryInput& summary)
     for (const char* recordedElsewhere : {"history", "dataset", "engine_version", "git_commit", "algorithm", "init", "seed", "mode",
                                           "precision", "backend", "topology", "devices", "energy_j", "energy_source"})
         metrics.erase(recordedElsewhere);
+    // The dataset row holds the values' hash only; the names the membership is listed
+    // under are checked against this when the data is reopened.
+    if (const std::string names = summary.data.rowNamesHash(); !names.empty()) metrics["row_names_hash"] = names;
     return metrics.dump();
 }
 
@@ -94,6 +97,15 @@ Dataset openRecordedDataset(const store::RunInfo& run)
         throw DataError(recorded.location, 0, 0,
                         "the data changed since run " + run.id.substr(0, 8) + " read it (content hash " + hash.substr(0, 12) +
                             ", recorded " + run.datasetHash.substr(0, 12) + ")");
+    // Same values under other names (two assets' columns swapped, one renamed): the run's
+    // membership would be listed under names it never clustered. Records from before
+    // names were hashed have none to compare.
+    const nlohmann::json metrics = nlohmann::json::parse(run.metricsJson, nullptr, /*allow_exceptions=*/false);
+    if (metrics.is_object() && metrics.contains("row_names_hash") && metrics["row_names_hash"].is_string() &&
+        metrics["row_names_hash"].get<std::string>() != data.rowNamesHash())
+        throw DataError(recorded.location, 0, 0,
+                        "the row names changed since run " + run.id.substr(0, 8) +
+                            " read it (the values did not): its membership would be listed under other names");
     return data;
 }
 

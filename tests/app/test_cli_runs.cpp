@@ -241,6 +241,47 @@ private slots:
         QCOMPARE(text, direct.readAll());
     }
 
+    void renamedRowsAreNotListedUnderARecordedRun()
+    {
+        // Same values, two assets' names swapped: the content hash (values only) still
+        // matches, but the run clustered the rows under their old names.
+        const QString csv = m_dir.filePath("named.csv");
+        const auto write = [&](const char* first, const char* second) {
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QString("id,x,y\n%1,0,0\n%2,0,1\nC,10,10\nD,10,11\nE,20,0\nF,21,0\n").arg(first, second).toUtf8());
+        };
+        write("A", "B");
+        const QString labelsBefore = m_dir.filePath("named-labels.csv");
+        const QString id = run({"--data", csv, "--k", "3", "--mode", "exact", "--labels-out", labelsBefore});
+        const QString out = m_dir.filePath("named-export");
+        CliResult r = runCli(QStringList{"runs", "export", id, "--out", out} + db());
+        QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+        QFile exported(out + "/labels.csv");
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        QVERIFY(exported.readAll().contains("\nA,"));
+        exported.close();
+
+        write("B", "A");
+        const QString renamed = m_dir.filePath("renamed-export");
+        r = runCli(QStringList{"runs", "export", id, "--out", renamed} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("row names changed since run " + id.left(8)), qPrintable(r.err));
+        QFile relabelled(renamed + "/labels.csv");
+        QVERIFY(relabelled.open(QIODevice::ReadOnly));
+        const QByteArray text = relabelled.readAll();
+        QVERIFY2(!text.contains("\nA,") && !text.contains("\nB,"), text.constData());  // rows by number instead
+        // The report says why it could not reopen the data, rather than listing the new names.
+        const QString report = m_dir.filePath("renamed.html");
+        r = runCli(QStringList{"report", id, "--out", report} + db());
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains("row names changed"));
+        QVERIFY(!page.contains(">A<") && !page.contains(">B<"));
+    }
+
     void verifyNamesTheRunEditedWithTheSqlite3Tool()
     {
         const QString tool = QStandardPaths::findExecutable("sqlite3");
