@@ -118,7 +118,7 @@ std::string table(const session::ComparisonResult& result)
     std::ostringstream out;
     char line[512];
     std::snprintf(line, sizeof line, "%-28s %-9s %10s %10s %-17s %9s %11s %10s %8s %6s  %s\n", "topology", "", "ms/iter", "model",
-                  "bottleneck", "total s", "energy J", "cost $", "speedup", "eff.", "answer");
+                  "bottleneck", "total s", "energy J", "cost $", "x/iter", "eff.", "answer");
     out << line;
     for (const session::TopologyOutcome& o : result.topologies) {
         if (o.status != "ok") {

@@ -19,9 +19,10 @@ CompareTable::CompareTable(QWidget* parent)
 {
     setObjectName("compareTable");
     setHorizontalHeaderLabels({tr("topology"), tr(""), tr("ms/iteration"), tr("model ms"), tr("bottleneck"), tr("total s"),
-                               tr("energy J (source)"), tr("cost $"), tr("speedup"), tr("efficiency"), tr("answer")});
+                               tr("energy J (source)"), tr("cost $"), tr("speedup/iteration"), tr("efficiency"), tr("answer")});
     horizontalHeaderItem(Model)->setToolTip(tr("For a measured topology: the model's prediction when calibrated without it"));
-    horizontalHeaderItem(Speedup)->setToolTip(tr("Against the first topology, per iteration"));
+    horizontalHeaderItem(Speedup)->setToolTip(tr("Against the first topology, per iteration: what a long job gains. "
+                                                  "Total s also holds start-up and data transfer, which a short job may not win back"));
     horizontalHeaderItem(Efficiency)->setToolTip(tr("Speedup per device (or shard) added"));
     horizontalHeaderItem(Answer)->setToolTip(tr("Exact mode: labels and centroids identical to the first run; "
                                                  "fast mode: ARI against an exact reference run"));
