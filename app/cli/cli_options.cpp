@@ -197,6 +197,22 @@ written (it keeps what it held), 130 cancelled (Ctrl-C).
 )";
 }
 
+std::string usageOf(const std::string& command)
+{
+    static const std::map<std::string, std::string> headings = {
+        {"runs", "Runs ("}, {"whatif", "What-if ("}, {"live", "Live ("}, {"report", "Reports ("}};
+    const std::string text = usageText();
+    const auto heading = headings.find(command);
+    if (heading == headings.end()) return text;
+    // The usage lines, then the section from its heading to the next blank line.
+    const std::size_t usageEnd = text.find("\n\n");
+    const std::size_t start = text.find("\n" + heading->second);
+    if (usageEnd == std::string::npos || start == std::string::npos) return text;
+    const std::size_t end = text.find("\n\n", start + 1);
+    return text.substr(0, usageEnd + 2) + text.substr(start + 1, (end == std::string::npos ? text.size() : end + 1) - start - 1) +
+           "\nSee clusterdesk-cli --help for everything.\n";
+}
+
 std::string storePath(const std::string& dbOption)
 {
     return dbOption.empty() ? store::defaultStorePath().string() : dbOption;

@@ -49,5 +49,8 @@ bool parseEngineOption(const std::string& option, const std::function<const std:
 void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& o);
 
 std::string usageText();
+// What `clusterdesk-cli COMMAND --help` prints: the usage lines and that command's
+// section of usageText() (all of it for run, whose options fill most of it).
+std::string usageOf(const std::string& command);
 
 }  // namespace clusterdesk::cli

@@ -201,10 +201,6 @@ std::string eventsText(const stream::LiveUpdate& u)
 
 int liveCommand(const std::vector<std::string>& args)
 {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << usageText();
-        return kExitOk;
-    }
     return exitCodeOf([&] {
         LiveCommandOptions o = parseLiveOptions(args);
         int argc = 1;

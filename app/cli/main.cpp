@@ -32,6 +32,13 @@ int main(int argc, char** argv)
         std::cout << "clusterdesk-cli " << CLUSTERDESK_VERSION << " (commit " << CLUSTERDESK_GIT_COMMIT << ")\n";
         return 0;
     }
+    // COMMAND ... --help, anywhere after the command: that command's part of the help.
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--help" || args[i] == "-h") {
+            std::cout << cli::usageOf(args[0]);
+            return 0;
+        }
+    }
     if (args[0] == "runs") return cli::runsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "whatif") return cli::whatifCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "live") {
@@ -55,9 +62,5 @@ int main(int argc, char** argv)
         return cli::kExitUsage;
     }
     args.erase(args.begin());
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << cli::usageText();
-        return 0;
-    }
     return cli::runCommand(args);
 }

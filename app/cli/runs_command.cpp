@@ -183,10 +183,6 @@ int runsCommand(const std::vector<std::string>& args)
         static const std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
             {"list", list},     {"show", show},     {"diff", diff},     {"verify", verify},
             {"export", exportCommand}, {"delete", remove}, {"gc", gc}, {"rerun", rerun}};
-        if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-            std::cout << usageText();
-            return kExitOk;
-        }
         if (args.empty()) throw UsageError("runs needs a command: list, show, rerun, diff, verify, export, delete or gc");
         const auto found = commands.find(args[0]);
         if (found == commands.end())

@@ -53,6 +53,18 @@ private slots:
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("--topology"));
         QVERIFY(help.out.contains("Exit codes"));
+        // Every command's help, wherever --help stands: the usage lines and its section.
+        const QList<QPair<QStringList, QString>> commands = {{{"runs", "list", "--help"}, "Runs ("},
+                                                             {{"runs", "--help"}, "Runs ("},
+                                                             {{"whatif", "--demo", "blobs", "-h"}, "What-if ("},
+                                                             {{"report", "--help"}, "Reports ("},
+                                                             {{"live", "--help"}, "Live ("},
+                                                             {{"run", "--demo", "blobs", "--help"}, "Exit codes"}};
+        for (const auto& [args, heading] : commands) {
+            const CliResult part = runCli(args);
+            QVERIFY2(part.exitCode == 0 && part.out.startsWith("Usage:") && part.out.contains("\n" + heading),
+                     qPrintable(args.join(' ') + ": " + part.out.left(300) + part.err));
+        }
         const CliResult version = runCli({"--version"});
         QCOMPARE(version.exitCode, 0);
         QVERIFY(version.out.startsWith("clusterdesk-cli "));
