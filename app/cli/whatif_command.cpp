@@ -180,6 +180,11 @@ int whatifCommand(const std::vector<std::string>& args)
         session::ComparisonRequest request;
         request.catalog = loadHardwareCatalog(options.catalogPath);
         if (options.shapeRows > 0) {
+            // The checks a run of that shape would meet (k within the rows, k0 within kmax, ...).
+            Dataset planned;
+            planned.rows = options.shapeRows;
+            planned.cols = options.shapeCols;
+            validate(run.params, planned, 1);
             const whatif::JobProfile job = whatif::plannedProfile(run.params, options.shapeRows, options.shapeCols);
             nlohmann::json document = {{"job", {{"rows", job.rows}, {"cols", job.cols}, {"basis", job.basis}}},
                                        {"catalog", request.catalog.where}, {"catalog_sha256", request.catalog.sha256},
