@@ -197,6 +197,15 @@ std::string eventsText(const stream::LiveUpdate& u)
     return text.empty() ? "none" : text;
 }
 
+// When the session ends, as the start line says it: whichever comes first.
+std::string untilText(const LiveCommandOptions& o)
+{
+    std::string until;
+    if (o.durationSeconds > 0) until = "for " + std::to_string(static_cast<int>(o.durationSeconds)) + " s";
+    if (o.maxUpdates > 0) until += (until.empty() ? "for " : " or ") + std::to_string(o.maxUpdates) + " updates";
+    return ", " + (until.empty() ? std::string("until Ctrl-C") : until + " (or Ctrl-C)");
+}
+
 }  // namespace
 
 int liveCommand(const std::vector<std::string>& args)
@@ -248,8 +257,7 @@ int liveCommand(const std::vector<std::string>& args)
                   << o.windowBars << " bars"
                   << halfLifeText(o.halfLifeSeconds)
                   << ", an update every " << o.updateEvery << " bars"
-                  << (o.durationSeconds > 0 ? ", for " + std::to_string(static_cast<int>(o.durationSeconds)) + " s" : ", until Ctrl-C")
-                  << '\n';
+                  << untilText(o) << '\n';
         const auto started = std::chrono::steady_clock::now();
         std::vector<double> latencies;
         int updates = 0;
