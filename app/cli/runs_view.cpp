@@ -2,6 +2,7 @@
 
 #include "engine/core/printable.h"
 #include "engine/data/source_spec.h"
+#include "engine/exec/topology.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -99,7 +100,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
         const nlohmann::json metrics = parsedOrEmpty(r.metricsJson);
         std::snprintf(line, sizeof line, "%-8s  %-19.19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-9s  %s\n", shortId(r.id).c_str(),
                       printable(r.startedAt).c_str(), status.c_str(), printable(r.algorithm).c_str(), printable(r.mode).c_str(),
-                      printable(r.topology).c_str(),
+                      printable(spelledWithThreads(r.topology, r.threads)).c_str(),
                       metric(metrics, "k", "%.0f").c_str(), metric(metrics, "inertia", "%.6g").c_str(),
                       metric(metrics, "seconds_total", "%.4g").c_str(), printable(r.dataSource.location).c_str());
         text += line;

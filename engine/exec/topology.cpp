@@ -140,4 +140,9 @@ std::string toString(const Topology& topology)
     return "host";
 }
 
+std::string spelledWithThreads(const std::string& topology, int threads)
+{
+    return threads > 0 ? topology + "@" + std::to_string(threads) : topology;
+}
+
 }  // namespace clusterdesk

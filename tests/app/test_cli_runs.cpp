@@ -107,6 +107,12 @@ private slots:
         const QStringList row = table.out.split('\n')[1].split(' ', Qt::SkipEmptyParts);
         const double seconds = r["metrics"].toObject()["seconds_total"].toDouble();
         QVERIFY2(row.size() > 8 && qAbs(row[8].toDouble() - seconds) <= 5e-4 * seconds, qPrintable(table.out));
+        // A run given a thread count (run() gives 1) is listed as the what-if spells it; one
+        // on every core as its topology alone.
+        QCOMPARE(row[5], QString("host@1"));
+        QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3"} + db()).exitCode, 0);
+        const CliResult again = runCli(QStringList{"runs", "list"} + db());
+        QCOMPARE(again.out.split('\n')[1].split(' ', Qt::SkipEmptyParts).value(5), QString("host"));
         // The JSON summary names the run it recorded.
         const CliResult json = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--json", "-", "--db", m_db});
         QCOMPARE(json.exitCode, 0);

@@ -3,6 +3,7 @@
 #include "ui/units.h"
 
 #include "engine/data/source_spec.h"
+#include "engine/exec/topology.h"
 
 #include <QBrush>
 #include <QColor>
@@ -106,7 +107,7 @@ QVariant RunTableModel::display(const store::RunInfo& run, const Measures& m, in
     case Algorithm: return QString::fromStdString(run.algorithm);
     case K: return m.hasK ? QVariant(static_cast<int>(m.k)) : QVariant();
     case Mode: return QString::fromStdString(run.mode);
-    case Topology: return QString::fromStdString(run.topology);
+    case Topology: return QString::fromStdString(spelledWithThreads(run.topology, run.threads));
     case Duration: return m.hasSeconds ? QVariant(formatSeconds(m.seconds)) : QVariant();
     case Energy: return run.energyJ ? QVariant(formatJoules(*run.energyJ)) : QVariant();
     case Inertia: return m.hasInertia ? QVariant(QString::number(m.inertia, 'g', 6)) : QVariant();
