@@ -87,6 +87,44 @@ private slots:
         }
     }
 
+    void evolutionMarksStayOnTheGraph()
+    {
+        // Growth that stopped after the last iteration, as AdaptGrow's log says it: its
+        // mark and label stand at the graph's end, not past it (where the label was cut).
+        ui::RunSet runs;
+        ui::RunSeries& run = runs.add("grow", "host");
+        run.beginRun(1000, 10);
+        for (int it = 1; it <= 6; ++it) {
+            IterationStats stats;
+            stats.iteration = it;
+            stats.k = it < 4 ? 2 : 4;
+            stats.inertia = 100.0 / it;
+            stats.sizes.assign(static_cast<std::size_t>(stats.k), 1000 / stats.k);
+            if (it == 4) stats.event = "split 2 of 2 clusters";
+            run.addIteration(stats);
+        }
+        ui::RunOutcome outcome;
+        outcome.iterations = 6;
+        outcome.k = 4;
+        outcome.growth.stop = GrowthStop::NoSplit;
+        outcome.growth.stopIteration = 6;
+        run.finish(outcome);
+        ui::EvolutionPlot plot;
+        plot.resize(900, 600);
+        plot.refresh(runs);
+        plot.replot();
+        int labels = 0;
+        for (int i = 0; i < plot.itemCount(); ++i) {
+            auto* label = qobject_cast<QCPItemText*>(plot.item(i));
+            if (!label || label->text().isEmpty()) continue;
+            ++labels;
+            QVERIFY2(label->position->coords().x() <= plot.xAxis->range().upper, qPrintable(label->text()));
+            // A label at the right end reads leftwards from its mark.
+            if (label->text().startsWith("growth stopped")) QVERIFY(label->positionAlignment() & Qt::AlignRight);
+        }
+        QCOMPARE(labels, 2);
+    }
+
     void clustersSayWhatToDoBeforeAnyRun()
     {
         ui::ClustersPlot plot;

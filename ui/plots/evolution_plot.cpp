@@ -146,6 +146,9 @@ void EvolutionPlot::drawSizes(const RunSeries& run)
 
 void EvolutionPlot::addEventMark(double x, double lastIteration, const QString& text, const QColor& colour)
 {
+    // Growth stops after its last iteration (x = last + 0.5), past the axis's end: the
+    // mark stands at the end instead, or its label would be cut off there.
+    x = std::min(x, lastIteration);
     auto* line = new QCPItemStraightLine(this);
     line->point1->setCoords(x, 0);
     line->point2->setCoords(x, 1);
