@@ -1,4 +1,5 @@
 // The Live tab's summary line: the newest update, and whether the session skipped time.
+#include "ui/live/live_plot.h"
 #include "ui/live/live_view.h"
 
 #include <QLabel>
@@ -44,6 +45,22 @@ private slots:
         view.history().add(updateOf(1, 0), 1.0, 100);
         view.refresh();
         QVERIFY2(!view.summary().text().contains("without any tick"), qPrintable(view.summary().text()));
+    }
+
+    void latencyGraphLeavesRoomAboveItsHighestValue()
+    {
+        // A slow first update sets the maximum and every percentile line after it: they
+        // stand below the frame, not on it.
+        ui::LiveView view;
+        for (int i = 1; i <= 20; ++i) {
+            stream::LiveUpdate u = updateOf(i, 0);
+            u.latencyMs = i == 1 ? 140.0 : 10.0 + i;
+            view.history().add(u, i, 1000.0 * i);
+        }
+        view.refresh();
+        QCustomPlot& plot = view.latency();
+        QVERIFY2(plot.yAxis->range().upper >= 1.05 * 140.0, qPrintable(QString::number(plot.yAxis->range().upper)));
+        QVERIFY2(plot.yAxis2->range().upper >= 1.05 * 20000.0, qPrintable(QString::number(plot.yAxis2->range().upper)));
     }
 };
 

@@ -44,8 +44,10 @@ void LiveLatencyPlot::draw()
     }
     if (rescaleUnlessZoomed()) {
         yAxis->setRangeLower(0);
+        leaveHeadroom(yAxis);
         yAxis2->rescale();
         yAxis2->setRangeLower(0);
+        leaveHeadroom(yAxis2);
     }
     replot(QCustomPlot::rpQueuedReplot);
 }

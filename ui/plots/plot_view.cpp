@@ -103,6 +103,12 @@ bool PlotView::rescaleUnlessZoomed()
     return true;
 }
 
+void PlotView::leaveHeadroom(QCPAxis* axis, double share)
+{
+    const QCPRange range = axis->range();
+    axis->setRangeUpper(range.upper + share * range.size());
+}
+
 bool PlotView::exportTo(const QString& path, QString* error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();

@@ -47,6 +47,9 @@ protected:
     // Zoom and pan back to the data after new points arrived, unless the user zoomed;
     // true when it rescaled (so the caller may adjust the ranges further).
     bool rescaleUnlessZoomed();
+    // Room above the highest value (a share of the axis's span), so the largest points
+    // and lines at the data's maximum stand clear of the frame rather than on it.
+    static void leaveHeadroom(QCPAxis* axis, double share = 0.08);
 
 private:
     void showContextMenu(const QPoint& pos);
