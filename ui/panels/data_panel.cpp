@@ -97,6 +97,7 @@ DataPanel::DataPanel(QWidget* parent)
     m_fileLines->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_fileLines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_fileLines->setMaximumHeight(64);
+    m_fileLines->setVisible(false);  // until a file's first lines are read: its room goes to the rows below
     // Choosing a file loads it; this loads it again, e.g. with another return window.
     m_load = new QPushButton(tr("Reload"), fileBox);
     m_load->setObjectName("loadFile");
@@ -136,6 +137,8 @@ DataPanel::DataPanel(QWidget* parent)
     m_rows->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_rows->horizontalHeader()->setDefaultSectionSize(70);
     m_rows->verticalHeader()->setDefaultSectionSize(20);
+    // The header and at least four rows of the data in view.
+    m_rows->setMinimumHeight(5 * 20 + 2 * m_rows->frameWidth());
     layout->addWidget(m_rows, 1);
 
     // A feed instead of a file: it clusters as the ticks come (the Live tab).
@@ -178,6 +181,7 @@ void DataPanel::showPreview(const FilePreview& preview)
     }
     m_layoutLabel->setText(tr("Detected: %1 (%2)").arg(preview.source, preview.holds));
     m_fileLines->setPlainText(preview.firstLines.join('\n'));
+    m_fileLines->setVisible(true);
     m_load->setEnabled(true);
     // One step: a file chosen (dialog or drop) and readable is the file Run will use.
     emit loadRequested(m_previewPath, m_returnWindow->value());
@@ -241,6 +245,8 @@ void DataPanel::showDataset(std::shared_ptr<const Dataset> data)
             m_rows->setItem(i, j, new QTableWidgetItem(QString::number(data->row(i)[j], 'g', 5)));
     }
     m_rows->setVerticalHeaderLabels(rowNames);
+    // Wide enough for the headers too (dates, tickers), which the default width cut.
+    m_rows->resizeColumnsToContents();
 }
 
 void DataPanel::dragEnterEvent(QDragEnterEvent* event)
