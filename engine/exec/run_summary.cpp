@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 
@@ -126,6 +127,13 @@ std::string runSummaryText(const RunSummaryInput& in)
     std::snprintf(buffer, sizeof buffer, "result    k=%d  inertia=%.8g  iterations=%d  %s\n", r.k, r.inertia, r.iterations,
                   r.cancelled ? "cancelled" : (r.converged ? "converged" : "stopped at max iterations"));
     text += buffer;
+    // Reseeding fills an empty cluster from the farthest row; one that stays empty means
+    // the rows ran out of distinct points (constant data, duplicates) before k did.
+    if (const auto empty = std::count(r.sizes.begin(), r.sizes.end(), 0); empty > 0 && !r.cancelled) {
+        std::snprintf(buffer, sizeof buffer, "warning   %lld of the %d clusters hold no rows: the data has fewer distinct rows than k\n",
+                      static_cast<long long>(empty), r.k);
+        text += buffer;
+    }
     if (in.data.hasTruth() && r.labels.size() == in.data.truth.size()) {
         std::snprintf(buffer, sizeof buffer, "quality   ARI vs ground truth %.4f, NMI %.4f\n",
                       adjustedRandIndex(in.data.truth, r.labels), normalizedMutualInformation(in.data.truth, r.labels));

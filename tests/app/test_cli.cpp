@@ -266,6 +266,22 @@ private slots:
         QCOMPARE(kept.readAll(), QByteArray("labels of an earlier run\n"));
     }
 
+    void emptyClustersAreSaid()
+    {
+        // A hundred copies of one point: however k-means reseeds, four of five clusters stay empty.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("constant.csv");
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\n" + QByteArray("1,2\n").repeated(100));
+        file.close();
+        const CliResult r = runCli({"run", "--data", csv, "--k", "5", "--no-record"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("warning   4 of the 5 clusters hold no rows"), qPrintable(r.out));
+        const CliResult structured = runCli({"run", "--demo", "blobs:n=1000,d=2,k=3", "--k", "3", "--no-record"});
+        QVERIFY2(structured.exitCode == 0 && !structured.out.contains("warning"), qPrintable(structured.out));
+    }
+
     void missingFileExit3()
     {
         const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
