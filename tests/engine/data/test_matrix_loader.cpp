@@ -5,6 +5,7 @@
 #include "doctest_support.h"
 #include "temp_dir.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -94,6 +95,20 @@ TEST_CASE("valuesAreRowMajor")
     const Dataset d = loadMatrix(path);
     const std::vector<float> expected{1, 2, 3, 4, 5, 6.5f};
     REQUIRE_EQ(d.values, expected);
+}
+
+TEST_CASE("repeatedIdsAreKeptAndSaid")
+{
+    test::TempDir dir;
+    const Dataset d = loadMatrix(test::writeFile(dir, "ids.csv", "id,x\nA,1\nB,2\nA,3\nC,4\nB,5\n"));
+    REQUIRE_EQ(d.rows, 5);
+    REQUIRE_EQ(d.rowNames, std::vector<std::string>{"A", "B", "A", "C", "B"});
+    const auto note = std::find_if(d.notes.begin(), d.notes.end(), [](const std::string& n) { return n.rfind("id column:", 0) == 0; });
+    REQUIRE(note != d.notes.end());
+    CHECK(note->find("2 rows repeat an id") != std::string::npos);
+    CHECK(note->find("'A' on data rows 1 and 3") != std::string::npos);
+    const Dataset unique = loadMatrix(test::writeFile(dir, "unique.csv", "id,x\nA,1\nB,2\n"));
+    for (const std::string& n : unique.notes) CHECK(n.rfind("id column:", 0) != 0);
 }
 
 TEST_CASE("sameNumbersSameHash")
