@@ -110,6 +110,10 @@ std::string withRunId(const std::string& summaryJson, const std::string& runId)
 ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents)
 {
     const Topology topology = parseTopology(options.topology);
+    // Refused rather than ignored, so a run never records a precision it did not use.
+    if (options.params.precision != kernels::Precision::FP32 && !topology.onGpus())
+        throw UsageError("precision " + kernels::toString(options.params.precision) + " applies to GPU topologies (cuda, pool:N:cuda); topology " +
+                         toString(topology) + " computes in fp32");
     checkOutputs(options, topology);
     // Opened before the data loads, so a bad --db fails in a second.
     std::optional<store::RunStore> runStore;

@@ -82,6 +82,8 @@ private slots:
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
         QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+        QTest::newRow("precision on the host") << QStringList{"run", "--demo", "blobs", "--precision", "bf16"}
+                                               << "precision bf16 applies to GPU topologies";
         QTest::newRow("k > rows of a shape") << QStringList{"whatif", "--shape", "10x5", "--k", "20", "--topologies", "model:h200"}
                                              << "k must not exceed the number of rows (k=20, rows=10)";
         QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
