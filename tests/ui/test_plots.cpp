@@ -16,7 +16,32 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+#include <string>
+
 using namespace clusterdesk;
+
+namespace {
+
+// AdaptGrow as a window sees it: `iterations` iterations over 1000 rows at k = kOf(it),
+// the clusters of equal size, a split announced at iteration `splitAt` (0: none).
+ui::RunSeries& growing(ui::RunSet& runs, int iterations, const std::function<int(int)>& kOf, int splitAt)
+{
+    ui::RunSeries& run = runs.add("grow", "host");
+    run.beginRun(1000, 10);
+    for (int it = 1; it <= iterations; ++it) {
+        IterationStats stats;
+        stats.iteration = it;
+        stats.k = kOf(it);
+        stats.inertia = 100.0 / it;
+        stats.sizes.assign(static_cast<std::size_t>(stats.k), 1000 / stats.k);
+        if (it == splitAt) stats.event = "split " + std::to_string(kOf(it - 1)) + " of " + std::to_string(kOf(it - 1)) + " clusters";
+        run.addIteration(stats);
+    }
+    return run;
+}
+
+}  // namespace
 
 class TestPlots : public QObject {
     Q_OBJECT
@@ -67,16 +92,7 @@ private slots:
         // the 16th says how many more the stack holds.
         for (const int k : {10, 20}) {
             ui::RunSet runs;
-            ui::RunSeries& run = runs.add("grow", "host");
-            run.beginRun(1000, 10);
-            for (int it = 1; it <= 3; ++it) {
-                IterationStats stats;
-                stats.iteration = it;
-                stats.k = it == 1 ? 2 : k;
-                stats.inertia = 100.0 / it;
-                stats.sizes.assign(static_cast<std::size_t>(stats.k), 1000 / stats.k);
-                run.addIteration(stats);
-            }
+            growing(runs, 3, [k](int it) { return it == 1 ? 2 : k; }, 0);
             ui::EvolutionPlot plot;
             plot.refresh(runs);
             QCOMPARE(plot.sizeBandCount(), k);
@@ -92,17 +108,7 @@ private slots:
         // Growth that stopped after the last iteration, as AdaptGrow's log says it: its
         // mark and label stand at the graph's end, not past it (where the label was cut).
         ui::RunSet runs;
-        ui::RunSeries& run = runs.add("grow", "host");
-        run.beginRun(1000, 10);
-        for (int it = 1; it <= 6; ++it) {
-            IterationStats stats;
-            stats.iteration = it;
-            stats.k = it < 4 ? 2 : 4;
-            stats.inertia = 100.0 / it;
-            stats.sizes.assign(static_cast<std::size_t>(stats.k), 1000 / stats.k);
-            if (it == 4) stats.event = "split 2 of 2 clusters";
-            run.addIteration(stats);
-        }
+        ui::RunSeries& run = growing(runs, 6, [](int it) { return it < 4 ? 2 : 4; }, 4);
         ui::RunOutcome outcome;
         outcome.iterations = 6;
         outcome.k = 4;
