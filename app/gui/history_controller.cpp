@@ -32,11 +32,11 @@ QString shortId(const std::string& id)
     return QString::fromStdString(id).left(8);
 }
 
-// The data a recorded run read: the window's dataset when it is the same content
-// (no need to regenerate or reload), else regenerated or reloaded from the record.
+// The data a recorded run read: the window's dataset when it is the same (values and
+// row names; no need to regenerate or reload), else regenerated or reloaded from the record.
 std::shared_ptr<const Dataset> datasetOf(const store::RunInfo& run, const std::shared_ptr<const Dataset>& current)
 {
-    if (current && current->contentHash() == run.datasetHash) return current;
+    if (current && session::whyNotTheData(run, *current).empty()) return current;
     return std::make_shared<const Dataset>(session::openRecordedDataset(run));
 }
 

@@ -88,24 +88,27 @@ SourceSpec reopenableSpec(const SourceSpec& recorded)
     return spec;
 }
 
-Dataset openRecordedDataset(const store::RunInfo& run)
+std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
 {
-    const SourceSpec& recorded = run.dataSource;
-    Dataset data = openSource(reopenableSpec(recorded));
     const std::string hash = data.contentHash();
     if (hash != run.datasetHash)
-        throw DataError(recorded.location, 0, 0,
-                        "the data changed since run " + run.id.substr(0, 8) + " read it (content hash " + hash.substr(0, 12) +
-                            ", recorded " + run.datasetHash.substr(0, 12) + ")");
+        return "the data changed since run " + run.id.substr(0, 8) + " read it (content hash " + hash.substr(0, 12) + ", recorded " +
+               run.datasetHash.substr(0, 12) + ")";
     // Same values under other names (two assets' columns swapped, one renamed): the run's
     // membership would be listed under names it never clustered. Records from before
     // names were hashed have none to compare.
     const nlohmann::json metrics = nlohmann::json::parse(run.metricsJson, nullptr, /*allow_exceptions=*/false);
     if (metrics.is_object() && metrics.contains("row_names_hash") && metrics["row_names_hash"].is_string() &&
         metrics["row_names_hash"].get<std::string>() != data.rowNamesHash())
-        throw DataError(recorded.location, 0, 0,
-                        "the row names changed since run " + run.id.substr(0, 8) +
-                            " read it (the values did not): its membership would be listed under other names");
+        return "the row names changed since run " + run.id.substr(0, 8) +
+               " read it (the values did not): its membership would be listed under other names";
+    return {};
+}
+
+Dataset openRecordedDataset(const store::RunInfo& run)
+{
+    Dataset data = openSource(reopenableSpec(run.dataSource));
+    if (const std::string why = whyNotTheData(run, data); !why.empty()) throw DataError(run.dataSource.location, 0, 0, why);
     return data;
 }
 

@@ -23,9 +23,12 @@ store::RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSam
 // recorded before days were scaled (data::kScaleDaysOption) are read unscaled again.
 SourceSpec reopenableSpec(const SourceSpec& recorded);
 
+// Why data is not what a recorded run read (other values, or the same values under other
+// row names than the run recorded), or empty when it is.
+std::string whyNotTheData(const store::RunInfo& run, const Dataset& data);
+
 // The dataset a recorded run read, reopened from its recorded source. Throws DataError
-// saying why when the content hash differs from the recorded one (the file changed),
-// and whatever opening throws otherwise.
+// saying why (whyNotTheData) when the file changed, and whatever opening throws otherwise.
 Dataset openRecordedDataset(const store::RunInfo& run);
 
 }  // namespace clusterdesk::session

@@ -67,3 +67,28 @@ TEST_CASE("a market demo recorded before day scaling reopens unscaled")
     const SourceSpec blobs{"demo", "blobs:n=100,d=2,k=2,seed=7,spread=1,overlap=0", {}};
     CHECK(session::reopenableSpec(blobs) == blobs);
 }
+
+TEST_CASE("data is the run's only with its values and, when recorded, its row names")
+{
+    test::TempDir dir;
+    const std::string path = test::writeFile(dir, "p.csv", kPrices);
+    const Dataset data = openSource(describeFile(path));
+    store::RunInfo run;
+    run.id = "0123456789abcdef";
+    run.datasetHash = data.contentHash();
+    run.metricsJson = R"({"row_names_hash":")" + data.rowNamesHash() + R"("})";
+    CHECK(session::whyNotTheData(run, data).empty());
+
+    // Two assets' names swapped, the same prices under them: the same values, other names.
+    const Dataset swapped = openSource(describeFile(test::writeFile(dir, "swapped.csv", std::string(kPrices).replace(5, 7, "BBB,AAA"))));
+    REQUIRE(swapped.contentHash() == data.contentHash());
+    CHECK(session::whyNotTheData(run, swapped).find("row names changed since run 01234567") != std::string::npos);
+    // A run recorded before names were hashed is judged by its values alone.
+    run.metricsJson = "{}";
+    CHECK(session::whyNotTheData(run, swapped).empty());
+    // Other values: the content hash says so.
+    Dataset changed = data;
+    changed.values[0] += 1;
+    changed.knownHash.clear();
+    CHECK(session::whyNotTheData(run, changed).find("the data changed since run 01234567") != std::string::npos);
+}
