@@ -204,13 +204,15 @@ std::string usageOf(const std::string& command)
     const std::string text = usageText();
     const auto heading = headings.find(command);
     if (heading == headings.end()) return text;
-    // The usage lines, then the section from its heading to the next blank line.
+    // The usage lines, then the section from its heading to the next line that starts in
+    // the first column (the next heading or paragraph; sections are indented under theirs).
     const std::size_t usageEnd = text.find("\n\n");
     const std::size_t start = text.find("\n" + heading->second);
     if (usageEnd == std::string::npos || start == std::string::npos) return text;
-    const std::size_t end = text.find("\n\n", start + 1);
-    return text.substr(0, usageEnd + 2) + text.substr(start + 1, (end == std::string::npos ? text.size() : end + 1) - start - 1) +
-           "\nSee clusterdesk-cli --help for everything.\n";
+    std::size_t end = text.find('\n', start + 1);
+    while (end != std::string::npos && end + 1 < text.size() && text[end + 1] == ' ') end = text.find('\n', end + 1);
+    if (end == std::string::npos) end = text.size() - 1;
+    return text.substr(0, usageEnd + 2) + text.substr(start + 1, end - start) + "\nSee clusterdesk-cli --help for everything.\n";
 }
 
 std::string storePath(const std::string& dbOption)
@@ -248,8 +250,10 @@ bool parseEngineOption(const std::string& option, const std::function<const std:
     } else if (option == "--seed") o.params.seed = parseNumber<std::uint64_t>(option, value());
     else if (option == "--mode")
         o.params.mode = parseChoice<kernels::Mode>(option, value(), {{"fast", kernels::Mode::Fast}, {"exact", kernels::Mode::Exact}});
-    else if (option == "--precision")
+    else if (option == "--precision") {
+        o.precisionGiven = true;
         o.params.precision = parseChoice<kernels::Precision>(option, value(), {{"fp32", kernels::Precision::FP32}, {"tf32", kernels::Precision::TF32}, {"bf16", kernels::Precision::BF16}});
+    }
     else if (option == "--topology") o.topology = value();
     else if (option == "--threads") {
         o.threads = parsePositive(option, value());

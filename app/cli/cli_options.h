@@ -21,6 +21,7 @@ struct RunOptions {
     std::string initCentroidsPath;       // --init-centroids
     std::string warmStartRun;            // --warm-start: a recorded run (id or prefix) whose final centroids start this one
     bool kGiven = false;                 // --k was given (checked against the centroid file)
+    bool precisionGiven = false;         // --precision was given (refused where no GPU computes)
     std::string topology = "host";       // --topology
     int threads = 0;                     // --threads (0 = every core)
     std::string jsonPath;                // --json PATH or -
@@ -30,6 +31,7 @@ struct RunOptions {
     std::string dbPath;                  // --db: the run store (empty: store::defaultStorePath())
     bool record = true;                  // --no-record: do not record the run in the store
     std::string expectedDatasetHash;     // a re-run: the data must still hash to this
+    std::string expectedRowNamesHash;    // a re-run: the row names it recorded (empty: none recorded)
 };
 
 // --db PATH given to any command, or the default store (store_path.h).

@@ -32,8 +32,9 @@ int main(int argc, char** argv)
         std::cout << "clusterdesk-cli " << CLUSTERDESK_VERSION << " (commit " << CLUSTERDESK_GIT_COMMIT << ")\n";
         return 0;
     }
-    // COMMAND ... --help, anywhere after the command: that command's part of the help.
-    for (std::size_t i = 1; i < args.size(); ++i) {
+    // COMMAND ... --help, anywhere after a known command: that command's part of the help.
+    const bool known = args[0] == "run" || args[0] == "runs" || args[0] == "whatif" || args[0] == "live" || args[0] == "report";
+    for (std::size_t i = 1; known && i < args.size(); ++i) {
         if (args[i] == "--help" || args[i] == "-h") {
             std::cout << cli::usageOf(args[0]);
             return 0;

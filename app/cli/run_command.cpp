@@ -110,8 +110,9 @@ std::string withRunId(const std::string& summaryJson, const std::string& runId)
 ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents)
 {
     const Topology topology = parseTopology(options.topology);
-    // Refused rather than ignored, so a run never records a precision it did not use.
-    if (options.params.precision != kernels::Precision::FP32 && !topology.onGpus())
+    // Refused rather than ignored, so a run never records a precision it did not use. A
+    // re-run repeats its record's parameters, whatever they say.
+    if (options.precisionGiven && options.params.precision != kernels::Precision::FP32 && !topology.onGpus())
         throw UsageError("precision " + kernels::toString(options.params.precision) + " applies to GPU topologies (cuda, pool:N:cuda); topology " +
                          toString(topology) + " computes in fp32");
     checkOutputs(options, topology);
@@ -124,6 +125,11 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (!options.expectedDatasetHash.empty() && data->contentHash() != options.expectedDatasetHash)
         throw DataError(data->source, 0, 0, "the data changed since it was recorded (sha256 was " + options.expectedDatasetHash.substr(0, 12) +
                                                 "..., now " + data->contentHash().substr(0, 12) + "...)");
+    // A re-run of data whose values are the same but whose row names changed: its
+    // labels compare row by row, but its membership lists the rows under the new names.
+    if (!options.expectedRowNamesHash.empty() && data->rowNamesHash() != options.expectedRowNamesHash)
+        std::cerr << "clusterdesk-cli: warning: " << data->source
+                  << ": the row names changed since the run was recorded (the values did not); this run lists its rows under the new names\n";
     if (!options.initCentroidsPath.empty()) loadInitialCentroids(options, data->cols);
     if (!options.warmStartRun.empty()) parents.push_back(warmStart(options, data->cols));
 

@@ -41,9 +41,12 @@ std::string show(const nlohmann::json& value)
 std::string cell(const nlohmann::json& value)
 {
     constexpr std::size_t kLongest = 160;
-    std::string text = printable(show(value));
-    if (text.size() > kLongest) text = text.substr(0, kLongest) + "... (" + std::to_string(text.size() - kLongest) + " more characters)";
-    return text;
+    std::string text = show(value);
+    if (text.size() <= kLongest) return printable(text);
+    // Cut before escaping, and at a character's start, so no escape or UTF-8 sequence is split.
+    std::size_t cut = kLongest;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return printable(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
 }
 
 std::string padded(std::string text, std::size_t width)

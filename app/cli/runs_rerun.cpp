@@ -5,6 +5,7 @@
 #include "runs_view.h"
 
 #include "engine/cluster/metrics.h"
+#include "engine/session/run_record.h"
 #include "engine/store/run_codec.h"
 #include "engine/stream/live_replay.h"
 
@@ -31,6 +32,7 @@ RunOptions optionsFromRecord(const store::RunRecord& record, const RerunOptions&
     o.topology = rerun.topology.empty() ? info.topology : rerun.topology;
     o.threads = rerun.threads >= 0 ? rerun.threads : info.threads;
     o.expectedDatasetHash = info.datasetHash;
+    o.expectedRowNamesHash = session::recordedRowNamesHash(info);
     return o;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/core/output_file.h"
 #include "engine/data/open_source.h"
 #include "engine/session/comparison.h"
+#include "engine/session/run_session.h"
 
 #include <nlohmann/json.hpp>
 
@@ -180,10 +181,12 @@ int whatifCommand(const std::vector<std::string>& args)
         session::ComparisonRequest request;
         request.catalog = loadHardwareCatalog(options.catalogPath);
         if (options.shapeRows > 0) {
-            // The checks a run of that shape would meet (k within the rows, k0 within kmax, ...).
+            // The checks a run of that shape would meet (k within the rows, k0 within kmax,
+            // ...), after the same capping of AdaptGrow's bounds to the rows.
             Dataset planned;
             planned.rows = options.shapeRows;
             planned.cols = options.shapeCols;
+            session::capGrowthBounds(run.params, planned);
             validate(run.params, planned, 1);
             const whatif::JobProfile job = whatif::plannedProfile(run.params, options.shapeRows, options.shapeCols);
             nlohmann::json document = {{"job", {{"rows", job.rows}, {"cols", job.cols}, {"basis", job.basis}}},

@@ -109,10 +109,6 @@ std::optional<std::string> plainHead(const std::string& path)
     return prefix;
 }
 
-// The matrix read by reader from the start of its text. With headOnly, reader holds
-// only the file's head and the rows after the first two are read from the file in
-// blocks; nullopt when the head lacks two records (blank lines can fill it) or the
-// blocks found a quote.
 // Ids that name more than one row: kept (they are the file's), but said, since a
 // membership or an export then lists two rows under one name.
 void noteRepeatedIds(Dataset& out)
@@ -132,6 +128,10 @@ void noteRepeatedIds(Dataset& out)
                         "); each row is kept, and listed under that name");
 }
 
+// The matrix read by reader from the start of its text. With headOnly, reader holds
+// only the file's head and the rows after the first two are read from the file in
+// blocks; nullopt when the head lacks two records (blank lines can fill it) or the
+// blocks found a quote.
 std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path, bool headOnly, Progress& progress)
 {
     CsvRecord first;

@@ -142,7 +142,10 @@ std::string toString(const Topology& topology)
 
 std::string spelledWithThreads(const std::string& topology, int threads)
 {
-    return threads > 0 ? topology + "@" + std::to_string(threads) : topology;
+    // The what-if measures host, shards and pool topologies at a thread count; GPU ones
+    // have none to give.
+    const bool onGpus = topology.rfind("cuda", 0) == 0 || topology.find(":cuda") != std::string::npos;
+    return threads > 0 && !onGpus ? topology + "@" + std::to_string(threads) : topology;
 }
 
 }  // namespace clusterdesk

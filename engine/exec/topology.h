@@ -41,7 +41,8 @@ Topology parseTopology(const std::string& spec);
 // The normalised spelling: parseTopology(toString(t)) == t.
 std::string toString(const Topology& topology);
 // A recorded run's topology as the what-if spells it: "host@1" for a run on one thread
-// (threads > 0: the count it was given), as it is for one on every core (threads 0).
+// (threads > 0: the count it was given), as it is for one on every core (threads 0) and
+// for GPU topologies.
 std::string spelledWithThreads(const std::string& topology, int threads);
 
 }  // namespace clusterdesk

@@ -88,6 +88,13 @@ SourceSpec reopenableSpec(const SourceSpec& recorded)
     return spec;
 }
 
+std::string recordedRowNamesHash(const store::RunInfo& run)
+{
+    const nlohmann::json metrics = nlohmann::json::parse(run.metricsJson, nullptr, /*allow_exceptions=*/false);
+    const bool recorded = metrics.is_object() && metrics.contains("row_names_hash") && metrics["row_names_hash"].is_string();
+    return recorded ? metrics["row_names_hash"].get<std::string>() : std::string();
+}
+
 std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
 {
     const std::string hash = data.contentHash();
@@ -97,9 +104,7 @@ std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
     // Same values under other names (two assets' columns swapped, one renamed): the run's
     // membership would be listed under names it never clustered. Records from before
     // names were hashed have none to compare.
-    const nlohmann::json metrics = nlohmann::json::parse(run.metricsJson, nullptr, /*allow_exceptions=*/false);
-    if (metrics.is_object() && metrics.contains("row_names_hash") && metrics["row_names_hash"].is_string() &&
-        metrics["row_names_hash"].get<std::string>() != data.rowNamesHash())
+    if (const std::string names = recordedRowNamesHash(run); !names.empty() && names != data.rowNamesHash())
         return "the row names changed since run " + run.id.substr(0, 8) +
                " read it (the values did not): its membership would be listed under other names";
     return {};

@@ -23,6 +23,10 @@ store::RunOutcome finishedOutcome(const RunSummaryInput& summary, const PowerSam
 // recorded before days were scaled (data::kScaleDaysOption) are read unscaled again.
 SourceSpec reopenableSpec(const SourceSpec& recorded);
 
+// The hash of the row names a run recorded (Dataset::rowNamesHash), or empty: its rows
+// had no names, or it was recorded before names were hashed.
+std::string recordedRowNamesHash(const store::RunInfo& run);
+
 // Why data is not what a recorded run read (other values, or the same values under other
 // row names than the run recorded), or empty when it is.
 std::string whyNotTheData(const store::RunInfo& run, const Dataset& data);

@@ -31,6 +31,10 @@ RunSession::RunSession(RunRequest request)
 {
     if (!m_request.data) throw UsageError("no dataset is loaded");
     capGrowthBounds(m_request.params, *m_request.data);
+    // Precision is the arithmetic of a GPU's distance GEMM; every other topology computes
+    // in FP32, and the run is recorded with what it computed in (the window's Engine
+    // panel, a what-if's measured topologies and re-runs of older records may ask otherwise).
+    if (!m_request.topology.onGpus()) m_request.params.precision = kernels::Precision::FP32;
     validate(m_request.params, *m_request.data, m_request.topology.shardCount());
     validate(m_request.threads);
 }

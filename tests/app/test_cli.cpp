@@ -60,10 +60,15 @@ private slots:
                                                              {{"report", "--help"}, "Reports ("},
                                                              {{"live", "--help"}, "Live ("},
                                                              {{"run", "--demo", "blobs", "--help"}, "Exit codes"}};
+        const QStringList headings = {"Runs (", "What-if (", "Reports (", "Live ("};
         for (const auto& [args, heading] : commands) {
             const CliResult part = runCli(args);
             QVERIFY2(part.exitCode == 0 && part.out.startsWith("Usage:") && part.out.contains("\n" + heading),
                      qPrintable(args.join(' ') + ": " + part.out.left(300) + part.err));
+            // That section alone (run's help is all of it).
+            if (args.front() != "run")
+                for (const QString& other : headings)
+                    QVERIFY2(other == heading || !part.out.contains("\n" + other), qPrintable(args.join(' ') + " shows " + other));
         }
         const CliResult version = runCli({"--version"});
         QCOMPARE(version.exitCode, 0);
@@ -82,10 +87,9 @@ private slots:
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
         QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+        QTest::newRow("help of an unknown command") << QStringList{"fly", "--help"} << "unknown command 'fly'";
         QTest::newRow("precision on the host") << QStringList{"run", "--demo", "blobs", "--precision", "bf16"}
                                                << "precision bf16 applies to GPU topologies";
-        QTest::newRow("k > rows of a shape") << QStringList{"whatif", "--shape", "10x5", "--k", "20", "--topologies", "model:h200"}
-                                             << "k must not exceed the number of rows (k=20, rows=10)";
         QTest::newRow("window on a demo") << QStringList{"run", "--demo", "market", "--window", "10"} << "apply to --data";
         QTest::newRow("bar on a demo") << QStringList{"run", "--demo", "market", "--bar", "300"} << "apply to --data";
         QTest::newRow("infinite tol") << QStringList{"run", "--demo", "blobs", "--tol", "inf"} << "option --tol: must be a finite number >= 0";

@@ -182,8 +182,12 @@ private slots:
         const CliResult diff = runCli(QStringList{"runs", "diff", a, b} + db());
         QVERIFY2(diff.exitCode == 0, qPrintable(describe(diff)));
         QVERIFY(QRegularExpression("params\\s+k0\\s+2\\s+3").match(diff.out).hasMatch());
-        // k played no part (AdaptGrow chose it), so it is not a difference to show.
-        QVERIFY2(!QRegularExpression("params\\s+k\\s").match(diff.out).hasMatch(), qPrintable(diff.out));
+        // Against k-means at k=4: AdaptGrow had no k to give (the k it recorded, 8, played
+        // no part), and k-means no k0 or kmax.
+        const QString lloyd = run({"--demo", "blobs:n=2000,d=4,k=4", "--k", "4"});
+        const CliResult across = runCli(QStringList{"runs", "diff", lloyd, a} + db());
+        QVERIFY2(QRegularExpression("params\\s+k\\s+4\\s+\\(none\\)").match(across.out).hasMatch(), qPrintable(across.out));
+        QVERIFY2(QRegularExpression("params\\s+k0\\s+\\(none\\)\\s+2").match(across.out).hasMatch(), qPrintable(across.out));
         // The growth logs differ field by field, each on a line of its own, none endless.
         QVERIFY2(QRegularExpression("metrics\\s+growth\\.\\w+").match(diff.out).hasMatch(), qPrintable(diff.out));
         for (const QString& line : diff.out.split('\n')) {
@@ -277,6 +281,10 @@ private slots:
         QVERIFY(relabelled.open(QIODevice::ReadOnly));
         const QByteArray text = relabelled.readAll();
         QVERIFY2(!text.contains("\nA,") && !text.contains("\nB,"), text.constData());  // rows by number instead
+        // A re-run repeats the labels row by row, and says its rows now go by other names.
+        const CliResult again = runCli(QStringList{"runs", "rerun", id} + db());
+        QVERIFY2(again.exitCode == 0 && again.out.contains("(bit for bit)"), qPrintable(describe(again)));
+        QVERIFY2(again.err.contains("the row names changed since the run was recorded"), qPrintable(again.err));
         // The report says why it could not reopen the data, rather than listing the new names.
         const QString report = m_dir.filePath("renamed.html");
         r = runCli(QStringList{"report", id, "--out", report} + db());

@@ -142,6 +142,16 @@ private slots:
         QVERIFY2(std::abs(edited / builtin - 2) < 1e-9, qPrintable(QString("%1 vs %2").arg(edited).arg(builtin)));
     }
 
+    void aShapeMeetsTheChecksOfARunOfThatShape()
+    {
+        // AdaptGrow's default kmax (64) is capped at a small shape's rows, as for a run.
+        const CliResult grow = runCli({"whatif", "--shape", "50x4", "--algo", "adaptgrow", "--topologies", "model:h200"});
+        QVERIFY2(grow.exitCode == 0, qPrintable(describe(grow)));
+        // k beyond the rows is refused, as for a run.
+        const CliResult many = runCli({"whatif", "--shape", "10x5", "--k", "20", "--topologies", "model:h200"});
+        QVERIFY2(many.exitCode == 2 && many.err.contains("k must not exceed the number of rows (k=20, rows=10)"), qPrintable(describe(many)));
+    }
+
     void badTopologiesAndCatalogsNameTheEntry()
     {
         const auto fails = [&](const QStringList& extra, int code, const QString& message) {

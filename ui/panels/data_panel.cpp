@@ -168,6 +168,7 @@ void DataPanel::chooseFile(const QString& path)
     m_fileLabel->setToolTip(path);
     m_layoutLabel->setText(tr("Reading..."));
     m_fileLines->clear();
+    m_fileLines->setVisible(false);
     m_load->setEnabled(false);
     emit previewRequested(path);
 }

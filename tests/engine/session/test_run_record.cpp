@@ -1,7 +1,10 @@
-// Reopening a recorded run's data: runs recorded before prices were scaled day by day
-// (data::kScaleDaysOption) read their rows unscaled again, so their content hash still
-// matches and a re-run repeats them; specs that name the option keep it.
+// A recorded run and its data: what a run records (the precision it computed in), whether
+// data is what a run read (values, row names), and reopening it: runs recorded before
+// prices were scaled day by day (data::kScaleDaysOption) read their rows unscaled again,
+// so their content hash still matches and a re-run repeats them; specs that name the
+// option keep it.
 #include "engine/session/run_record.h"
+#include "engine/session/run_session.h"
 
 #include "engine/data/demo.h"
 #include "engine/data/open_source.h"
@@ -9,6 +12,7 @@
 
 #include "../data/data_test_support.h"
 
+#include <memory>
 #include <string>
 
 using namespace clusterdesk;
@@ -91,4 +95,17 @@ TEST_CASE("data is the run's only with its values and, when recorded, its row na
     changed.values[0] += 1;
     changed.knownHash.clear();
     CHECK(session::whyNotTheData(run, changed).find("the data changed since run 01234567") != std::string::npos);
+}
+
+TEST_CASE("a run without GPUs is recorded with the FP32 it computed in, whatever precision it was asked for")
+{
+    session::RunRequest request;
+    request.data = std::make_shared<const Dataset>(makeDemo("blobs:n=200,d=2,k=2,seed=3"));
+    request.params.k = 2;
+    request.params.precision = kernels::Precision::BF16;
+    request.topology = parseTopology("shards:2");
+    CHECK(session::RunSession(request).params().precision == kernels::Precision::FP32);
+    // On GPUs it is theirs to use (checked before any device is opened).
+    request.topology = parseTopology("cuda");
+    CHECK(session::RunSession(request).params().precision == kernels::Precision::BF16);
 }
