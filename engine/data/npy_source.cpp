@@ -265,10 +265,10 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
     // In C order the values arrive in their final order: the vector grows a chunk at a
     // time within its reserve (zeroed while the chunk is in cache, not all at once, and
     // never moved), and each checked chunk is hashed (contentHash) on a thread of its
-    // own while the next is read. Declared after `out`, the hasher stops before out's
-    // values go (a bad value throws).
-    std::optional<BackgroundSha256> hasher;
+    // own while the next is read. Declared after `out` and `shape`, the hasher stops
+    // (its thread joined) before the bytes it was given go, when a bad value throws.
     const std::array<unsigned char, 16> shape = contentHashPrefix(out.rows, out.cols);
+    std::optional<BackgroundSha256> hasher;
     if (header.fortran) {
         out.values.resize(static_cast<std::size_t>(count));
     } else {
