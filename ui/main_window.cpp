@@ -67,6 +67,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_dataPanel = new DataPanel(this);
     m_enginePanel = new EnginePanel(this);
     m_topologyPanel = new TopologyPanel(this);
+    connect(m_topologyPanel, &TopologyPanel::onGpusChanged, m_enginePanel, &EnginePanel::setOnGpus);
+    m_enginePanel->setOnGpus(m_topologyPanel->onGpus());
     addPanel(m_dataPanel, tr("Data"));
     QDockWidget* engine = addPanel(m_enginePanel, tr("Engine"));
     QDockWidget* topology = addPanel(m_topologyPanel, tr("Topology"));

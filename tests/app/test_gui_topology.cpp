@@ -16,6 +16,7 @@
 #include "ui/run_status.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -132,6 +133,38 @@ private slots:
         QCOMPARE(panel.writeTopology(&error), QString("host"));
         QVERIFY(error.isEmpty());
         QCOMPARE(panel.findChild<QLabel*>("gpuReason")->text(), QString("No GPU usable: the CUDA driver is not loaded"));
+    }
+
+    void precisionAppliesOnlyOnGpus()
+    {
+        // The run computes in FP32 off GPUs whatever the field says, so there the field
+        // is disabled rather than silently ignored.
+        Workstation station;
+        ui::TopologyPanel& topology = station.window().topologyPanel();
+        auto* precision = station.window().enginePanel().findChild<QComboBox*>("precision");
+        auto* mode = station.window().enginePanel().findChild<QComboBox*>("mode");
+        QVERIFY(precision && mode);
+        topology.findChild<QRadioButton*>("runOnHost")->setChecked(true);
+        mode->setCurrentIndex(0);  // fast
+        QVERIFY(!topology.onGpus());
+        QVERIFY(!precision->isEnabled());
+
+        topology.setGpus({"cuda:0  GPU A, 80 GiB"}, {});
+        topology.findChild<QRadioButton*>("runOnGpus")->setChecked(true);
+        QVERIFY(precision->isEnabled());
+        mode->setCurrentIndex(1);  // exact: its own arithmetic on every device
+        QVERIFY(!precision->isEnabled());
+        mode->setCurrentIndex(0);
+
+        // A pool: on GPUs only when its ranks use them.
+        topology.poolEditor().setGpuRanks(false);
+        topology.findChild<QRadioButton*>("runOnPool")->setChecked(true);
+        QVERIFY(!precision->isEnabled());
+        topology.poolEditor().setGpuRanks(true);
+        QVERIFY(precision->isEnabled());
+        topology.poolEditor().setGpuRanks(false);
+        QVERIFY(!precision->isEnabled());
+        topology.findChild<QRadioButton*>("runOnHost")->setChecked(true);
     }
 
     void poolEditorKeepsItsSettingsAndWritesTheHostfile()

@@ -85,7 +85,13 @@ void EnginePanel::updateEnabled()
     m_k->setEnabled(!adaptGrow);
     m_k0->setEnabled(adaptGrow);
     m_kMax->setEnabled(adaptGrow);
-    m_precision->setEnabled(m_mode->currentIndex() == 0);
+    m_precision->setEnabled(m_onGpus && m_mode->currentIndex() == 0);
+}
+
+void EnginePanel::setOnGpus(bool onGpus)
+{
+    m_onGpus = onGpus;
+    updateEnabled();
 }
 
 KMeansParams EnginePanel::params() const

@@ -20,6 +20,9 @@ public:
 
     KMeansParams params() const;
     void setParams(const KMeansParams& params);
+    // Whether the run's topology is on GPUs: precision applies there only (in fast
+    // mode), so elsewhere it is disabled, as the run computes in FP32 whatever it says.
+    void setOnGpus(bool onGpus);
 
 private:
     void updateEnabled();
@@ -35,6 +38,7 @@ private:
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_maxIterations = nullptr;
     QDoubleSpinBox* m_tolerance = nullptr;
+    bool m_onGpus = false;
 };
 
 }  // namespace clusterdesk::ui

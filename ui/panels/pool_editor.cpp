@@ -133,6 +133,7 @@ PoolEditor::PoolEditor(QWidget* parent)
     });
     connect(m_ranks, &QSpinBox::valueChanged, this, saveNow);
     connect(m_gpuRanks, &QCheckBox::toggled, this, saveNow);
+    connect(m_gpuRanks, &QCheckBox::toggled, this, &PoolEditor::gpuRanksChanged);
     connect(m_table, &QTableWidget::itemChanged, this, saveNow);
     connect(m_launcher, &QLineEdit::editingFinished, this, saveNow);
     connect(m_extraArgs, &QLineEdit::editingFinished, this, saveNow);
@@ -234,6 +235,11 @@ void PoolEditor::setGpuRanks(bool gpus)
 {
     m_gpuRanks->setChecked(gpus);
     save();
+}
+
+bool PoolEditor::gpuRanks() const
+{
+    return m_gpuRanks->isChecked();
 }
 
 void PoolEditor::setLauncher(const QString& launcher, const QString& extraArgs)

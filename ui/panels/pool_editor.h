@@ -52,6 +52,7 @@ public:
     void setHosts(const QList<QStringList>& rows);  // {name, slots, gpus} per row
     void setUseHosts(bool hosts);
     void setGpuRanks(bool gpus);
+    bool gpuRanks() const;
     void setLauncher(const QString& launcher, const QString& extraArgs);
     void setWorker(const QString& path);
 
@@ -61,6 +62,8 @@ public slots:
 
 signals:
     void testConnectionRequested();
+    // The ranks were moved onto GPUs or off them.
+    void gpuRanksChanged(bool gpus);
 
 private:
     void load();

@@ -99,6 +99,7 @@ TopologyPanel::TopologyPanel(QWidget* parent)
         if (checked)
             QSettings().setValue("topology/where", button == m_onPool ? "pool" : button == m_onGpus ? "gpus" : "host");
     });
+    connect(m_poolEditor, &PoolEditor::gpuRanksChanged, this, [this] { emit onGpusChanged(onGpus()); });
     setGpus({}, tr("not detected yet"));
 }
 
@@ -126,6 +127,12 @@ void TopologyPanel::updateEnabled()
     m_threads->setEnabled(!m_onGpus->isChecked());  // host and pool runs divide them among shards/ranks
     m_shards->setEnabled(m_onHost->isChecked());
     m_poolEditor->setEnabled(m_onPool->isChecked());
+    emit onGpusChanged(onGpus());
+}
+
+bool TopologyPanel::onGpus() const
+{
+    return m_onGpus->isChecked() || (m_onPool->isChecked() && m_poolEditor->gpuRanks());
 }
 
 QString TopologyPanel::writeTopology(QString* error)

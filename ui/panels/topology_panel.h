@@ -38,9 +38,15 @@ public:
     PoolEditor& poolEditor() { return *m_poolEditor; }
     // Host threads for the run (0 = every core).
     int threads() const;
+    // Whether the chosen topology clusters on GPUs (the local ones, or pool ranks on
+    // theirs): only there does the precision of the distance GEMM apply.
+    bool onGpus() const;
 
     // Every core but one (at least one): the run's default.
     static int defaultThreads();
+
+signals:
+    void onGpusChanged(bool onGpus);
 
 private:
     void updateEnabled();
