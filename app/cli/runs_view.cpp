@@ -1,5 +1,6 @@
 #include "runs_view.h"
 
+#include "engine/cluster/cluster_codec.h"
 #include "engine/core/printable.h"
 #include "engine/data/source_spec.h"
 #include "engine/exec/topology.h"
@@ -125,7 +126,8 @@ std::string runShowText(const store::RunRecord& record)
                          " cols, " + record.dataset.layout + ", sha256 " + r.datasetHash.substr(0, 12) + ")");
     field("source", sourceSpecToJson(r.dataSource));
     field("algorithm", r.algorithm + ", " + r.mode + " mode, " + r.precision + ", seed " + r.seed);
-    field("params", r.paramsJson);
+    // The parameters that shaped the run (no k for AdaptGrow, ...); --json keeps the record whole.
+    field("params", codec::paramsThatApplied(parsedOrEmpty(r.paramsJson)).dump());
     std::string devices;
     for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
     field("topology", r.topology + (r.threads ? ", " + std::to_string(r.threads) + " threads" : "") +

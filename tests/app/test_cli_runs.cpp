@@ -119,6 +119,17 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["run_id"].toString().size(), 36);
     }
 
+    void showPrintsTheParametersThatApplied()
+    {
+        const QString id = run({"--demo", "blobs:n=300,d=2,k=3", "--algo", "adaptgrow", "--kmax", "5"});
+        const CliResult shown = runCli(QStringList{"runs", "show", id} + db());
+        QVERIFY2(shown.exitCode == 0, qPrintable(describe(shown)));
+        const QString params = shown.out.section("\nparams", 1).section('\n', 0, 0);
+        // AdaptGrow chose its own k: the record's default k (8) did not shape the run.
+        QVERIFY2(params.contains("\"kmax\":5") && !params.contains("\"k\":") && !params.contains("oversampling"), qPrintable(shown.out));
+        QCOMPARE(show(id)["params"].toObject()["k"].toInt(), 8);  // the JSON keeps the record whole
+    }
+
     void rerunOfAnExactRunReproducesTheLabels()
     {
         const QString id = run({"--demo", "blobs:n=3000,d=8,k=6", "--k", "6", "--mode", "exact", "--topology", "shards:3"});

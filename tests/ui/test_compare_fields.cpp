@@ -73,6 +73,21 @@ private slots:
         QVERIFY(kmax->differs());
         QVERIFY(find(rows, "Algorithm")->differs());
         QCOMPARE(find(rows, "Clusters (k)")->b, QString());
+        // Restarts apply to both: AdaptGrow's compete at the k it chose.
+        QCOMPARE(find(rows, "Initialisations")->b, QString("1"));
+        QVERIFY(!find(rows, "k-means|| rounds"));
+    }
+
+    void parallelInitShowsItsSettings()
+    {
+        QByteArray parallel(kKMeans);
+        parallel.replace("\"init\":\"kmeans++\"", "\"init\":\"kmeans||\"");
+        const auto rows = ui::compareRows(run("aaaaaaaa-1", kKMeans, kMetrics), run("bbbbbbbb-2", parallel.constData(), kMetrics));
+        const ui::CompareRow* rounds = find(rows, "k-means|| rounds");
+        QVERIFY(rounds);
+        QCOMPARE(rounds->a, QString());
+        QCOMPARE(rounds->b, QString("5"));
+        QCOMPARE(find(rows, "k-means|| oversampling")->b, QString("2"));
     }
 };
 

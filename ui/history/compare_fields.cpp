@@ -1,5 +1,6 @@
 #include "compare_fields.h"
 
+#include "engine/cluster/cluster_codec.h"
 #include "ui/units.h"
 
 #include <QJsonArray>
@@ -16,11 +17,18 @@ QJsonObject parse(const std::string& json)
     return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
 }
 
-// A run as the fields read it: its record and its parsed parameters and metrics.
+// The parameters that shaped the run, as every view of a record shows them
+// (codec::paramsThatApplied: no k for AdaptGrow, no k-means|| settings for k-means++).
+QJsonObject appliedParams(const std::string& json)
+{
+    const nlohmann::json params = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+    return params.is_object() ? parse(codec::paramsThatApplied(params).dump()) : QJsonObject();
+}
+
+// A run as the fields read it: its record, the parameters that applied and its metrics.
 struct Side {
     const store::RunInfo& info;
     QJsonObject params, metrics;
-    bool adaptGrow() const { return params.value("algorithm").toString() == QLatin1String("adaptgrow"); }
 };
 
 QString number(double value)
@@ -39,8 +47,8 @@ QString algorithmName(const QString& code)
 
 std::vector<CompareRow> compareRows(const store::RunInfo& runA, const store::RunInfo& runB)
 {
-    const Side a{runA, parse(runA.paramsJson), parse(runA.metricsJson)};
-    const Side b{runB, parse(runB.paramsJson), parse(runB.metricsJson)};
+    const Side a{runA, appliedParams(runA.paramsJson), parse(runA.metricsJson)};
+    const Side b{runB, appliedParams(runB.paramsJson), parse(runB.metricsJson)};
     std::vector<CompareRow> rows;
     QString section;
     // A row when `applies` holds for either run; each side formatted by `value`.
@@ -50,13 +58,15 @@ std::vector<CompareRow> compareRows(const store::RunInfo& runA, const store::Run
         rows.push_back({section, name, !applies || applies(a) ? value(a) : QString(), !applies || applies(b) ? value(b) : QString()});
     };
     auto param = [](const char* key) { return [key](const Side& s) { return s.params.value(key).toVariant().toString(); }; };
+    // A parameter's row, where it applied to either run.
+    auto addParam = [&](const QString& name, const char* key, const std::function<QString(const Side&)>& value = {}) {
+        add(name, value ? value : param(key), [key](const Side& s) { return s.params.contains(key); });
+    };
     auto metric = [](const char* key, const std::function<QString(double)>& format) {
         return [key, format](const Side& s) { return s.metrics.contains(key) ? format(s.metrics.value(key).toDouble()) : QString(); };
     };
     auto seconds = [](double s) { return formatSeconds(s); };
     auto millis = [](double ms) { return formatSeconds(ms / 1000.0); };
-    const auto isAdaptGrow = [](const Side& s) { return s.adaptGrow(); };
-    const auto isKMeans = [](const Side& s) { return !s.adaptGrow(); };
 
     section = QObject::tr("Run");
     add(QObject::tr("Run"), [](const Side& s) { return QString::fromStdString(s.info.id).left(8); });
@@ -80,18 +90,17 @@ std::vector<CompareRow> compareRows(const store::RunInfo& runA, const store::Run
     add(QObject::tr("Mode"), param("mode"));
     add(QObject::tr("Precision"), param("precision"));
     add(QObject::tr("Seed"), param("seed"));
-    add(QObject::tr("Clusters (k)"), param("k"), isKMeans);
-    add(QObject::tr("Initialisations"), param("n_init"), isKMeans);
-    add(QObject::tr("Start with k0"), param("k0"), isAdaptGrow);
-    add(QObject::tr("At most kmax"), param("kmax"), isAdaptGrow);
-    add(QObject::tr("Merge pairs"), [](const Side& s) { return s.params.value("merge").toBool() ? QObject::tr("yes") : QObject::tr("no"); },
-        isAdaptGrow);
-    add(QObject::tr("Split iterations"), param("split_iterations"), isAdaptGrow);
-    add(QObject::tr("Rounds at most"), param("max_rounds"), isAdaptGrow);
+    addParam(QObject::tr("Clusters (k)"), "k");
+    addParam(QObject::tr("Initialisations"), "n_init");
+    addParam(QObject::tr("Start with k0"), "k0");
+    addParam(QObject::tr("At most kmax"), "kmax");
+    addParam(QObject::tr("Merge pairs"), "merge",
+             [](const Side& s) { return s.params.value("merge").toBool() ? QObject::tr("yes") : QObject::tr("no"); });
+    addParam(QObject::tr("Split iterations"), "split_iterations");
+    addParam(QObject::tr("Rounds at most"), "max_rounds");
     add(QObject::tr("Initialisation"), param("init"));
-    const auto parallelInit = [](const Side& s) { return s.params.value("init").toString() == QLatin1String("kmeans||"); };
-    add(QObject::tr("k-means|| rounds"), param("parallel_rounds"), parallelInit);
-    add(QObject::tr("k-means|| oversampling"), param("oversampling"), parallelInit);
+    addParam(QObject::tr("k-means|| rounds"), "parallel_rounds");
+    addParam(QObject::tr("k-means|| oversampling"), "oversampling");
     add(QObject::tr("Iterations at most"), param("max_iterations"));
     add(QObject::tr("Tolerance"), [](const Side& s) { return number(s.params.value("tolerance").toDouble()); });
 
