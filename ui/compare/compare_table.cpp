@@ -18,8 +18,9 @@ CompareTable::CompareTable(QWidget* parent)
     : QTableWidget(0, ColumnCount, parent)
 {
     setObjectName("compareTable");
-    setHorizontalHeaderLabels({tr("topology"), tr(""), tr("ms/iteration"), tr("model ms"), tr("bottleneck"), tr("total s"),
+    setHorizontalHeaderLabels({tr("topology"), tr("kind"), tr("ms/iteration"), tr("model ms"), tr("bottleneck"), tr("total s"),
                                tr("energy J (source)"), tr("cost $"), tr("speedup/iteration"), tr("efficiency"), tr("answer")});
+    horizontalHeaderItem(Kind)->setToolTip(tr("measured: run on this machine; modeled: predicted for hardware in the catalog, calibrated by the measured runs"));
     horizontalHeaderItem(Model)->setToolTip(tr("For a measured topology: the model's prediction when calibrated without it"));
     horizontalHeaderItem(Speedup)->setToolTip(tr("Against the first topology, per iteration: what a long job gains. "
                                                   "Total s also holds start-up and data transfer, which a short job may not win back"));
