@@ -62,6 +62,37 @@ private slots:
         QVERIFY2(plot.yAxis->range().upper >= 1.05 * 140.0, qPrintable(QString::number(plot.yAxis->range().upper)));
         QVERIFY2(plot.yAxis2->range().upper >= 1.05 * 20000.0, qPrintable(QString::number(plot.yAxis2->range().upper)));
     }
+
+    void powerGraphLeavesRoomAboveItsHighestValue()
+    {
+        // One update drew far more than the rest: its stem and its dot stay inside the frame.
+        ui::LiveView view;
+        for (int i = 1; i <= 20; ++i) {
+            stream::LiveUpdate u = updateOf(i, 0);
+            u.clusterMs = 10.0;
+            u.energyJ = i == 7 ? 0.25 : 0.01;  // 25 W against 1 W
+            view.history().add(u, i, 1000.0);
+        }
+        view.refresh();
+        QCustomPlot& plot = view.power();
+        QVERIFY2(plot.yAxis->range().upper >= 1.05 * 0.25, qPrintable(QString::number(plot.yAxis->range().upper)));
+        QVERIFY2(plot.yAxis2->range().upper >= 1.05 * 25.0, qPrintable(QString::number(plot.yAxis2->range().upper)));
+    }
+
+    void summaryCountsTheAssetsThatMoved()
+    {
+        ui::LiveView view;
+        stream::LiveUpdate u = updateOf(1, 0);
+        u.migrations = {{"A", 1, 1}};
+        view.history().add(u, 1.0, 100);
+        view.refresh();
+        QVERIFY2(view.summary().text().contains("k = 1, 1 asset moved;"), qPrintable(view.summary().text()));
+        u.index = 2;
+        u.migrations = {{"A", 1, 1}, {"B", 1, 1}};
+        view.history().add(u, 2.0, 100);
+        view.refresh();
+        QVERIFY2(view.summary().text().contains("k = 1, 2 assets moved;"), qPrintable(view.summary().text()));
+    }
 };
 
 QTEST_MAIN(TestLiveView)

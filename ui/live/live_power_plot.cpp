@@ -35,8 +35,11 @@ void LivePowerPlot::draw()
         graph(1)->addData(p.seconds, p.watts);
     }
     if (rescaleUnlessZoomed()) {
+        // Headroom, so the highest stem's dot is drawn whole, not cut by the frame.
         yAxis->setRangeLower(0);
+        leaveHeadroom(yAxis);
         yAxis2->setRangeLower(0);
+        leaveHeadroom(yAxis2);
     }
     replot(QCustomPlot::rpQueuedReplot);
 }

@@ -49,12 +49,12 @@ void LiveView::refresh()
 {
     if (!m_history.empty()) {
         const LivePoint& p = m_history.points().back();
-        QString text = tr("Update %1 at %2 s: k = %3, %4 assets moved; latency %5 ms (p50 %6, p99 %7, p99.9 %8); "
+        QString text = tr("Update %1 at %2 s: k = %3, %4 moved; latency %5 ms (p50 %6, p99 %7, p99.9 %8); "
                           "%9 messages/s")
                            .arg(p.update)
                            .arg(p.seconds, 0, 'f', 1)
                            .arg(p.k)
-                           .arg(p.moved)
+                           .arg(p.moved == 1 ? tr("1 asset") : tr("%1 assets").arg(p.moved))
                            .arg(p.latencyMs, 0, 'f', 2)
                            .arg(p.p50, 0, 'f', 2)
                            .arg(p.p99, 0, 'f', 2)
