@@ -73,7 +73,12 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
     for (QDockWidget* dock : hidden) dock->hide();
     window.refreshAll();
     QCoreApplication::processEvents();
-    if (auto* plot = qobject_cast<ui::PlotView*>(window.tabs().currentWidget())) plot->replot();
+    // A plot lays itself out when it replots, which a window on screen does after its
+    // resize; grab() paints what the plots hold now, so every plot of the tab (the Live
+    // tab has three) replots first.
+    QWidget* current = window.tabs().currentWidget();
+    if (auto* plot = qobject_cast<QCustomPlot*>(current)) plot->replot();
+    for (QCustomPlot* plot : current->findChildren<QCustomPlot*>()) plot->replot();
     QWidget* shown = panel ? static_cast<QWidget*>(panel) : &window;
     const bool saved = shown->grab().save(path, "PNG");
     for (QDockWidget* dock : hidden) dock->show();

@@ -79,6 +79,26 @@ private slots:
         QVERIFY2(plot.yAxis2->range().upper >= 1.05 * 25.0, qPrintable(QString::number(plot.yAxis2->range().upper)));
     }
 
+    void emptyGraphsTakeTheirWholeWidth()
+    {
+        // Before the first update the cluster graph has no legend items; its axes still
+        // span the graph, not the title's width. The strip comes back with the clusters.
+        ui::LiveView view;
+        view.resize(1400, 900);
+        view.show();
+        QCustomPlot& plot = view.evolution();
+        plot.replot();
+        QVERIFY2(plot.axisRect()->width() > plot.width() / 2,
+                 qPrintable(QString("axes %1 of %2 px").arg(plot.axisRect()->width()).arg(plot.width())));
+        stream::LiveUpdate u = updateOf(1, 0);
+        view.history().add(u, 1.0, 100);
+        view.refresh();
+        plot.replot();
+        QCOMPARE(plot.legend->itemCount(), 1);
+        QVERIFY(plot.legend->visible() && plot.legend->layout() == plot.plotLayout());
+        QVERIFY(plot.axisRect()->width() > plot.width() / 2);
+    }
+
     void summaryCountsTheAssetsThatMoved()
     {
         ui::LiveView view;

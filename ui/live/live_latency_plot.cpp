@@ -32,7 +32,7 @@ LiveLatencyPlot::LiveLatencyPlot(const LiveHistory& history, QWidget* parent)
     QCPGraph* rate = addGraph(xAxis, yAxis2);
     rate->setName(tr("ingest rate (right axis)"));
     rate->setPen(QPen(QColor(120, 180, 90), 1.2));
-    placeLegendBelow(5);
+    placeLegendBelow(3);  // five long names: two rows fit a narrow window
 }
 
 void LiveLatencyPlot::draw()

@@ -45,11 +45,24 @@ PlotView::PlotView(QWidget* parent)
 void PlotView::placeLegendBelow(int columns)
 {
     axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
-    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(columns);
     legend->setMargins(QMargins(4, 2, 4, 2));
+    // An empty legend's widest is its margins, and a layout column is as narrow as its
+    // narrowest element allows: in the strip, it would squeeze the axes to the title's
+    // width until the first graph arrives. So the strip holds it only while it has items.
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        const bool filled = legend->itemCount() > 0;
+        const bool placed = legend->layout() == plotLayout();
+        if (filled && !placed) {
+            plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+            plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+        } else if (!filled && placed) {
+            plotLayout()->take(legend);
+            plotLayout()->simplify();
+        }
+        legend->setVisible(filled);
+    });
 }
 
 void PlotView::useWholeNumberTicks(QCPAxis* axis)
