@@ -228,6 +228,16 @@ std::string existingStorePath(const std::string& dbOption)
     return path;
 }
 
+std::vector<ProtectedFile> storeFilesToKeep(const std::string& dbOption, bool recording)
+{
+    try {
+        return store::storeFiles(storePath(dbOption));
+    } catch (const UsageError&) {
+        if (recording) throw;
+        return {};  // no place for a store: nothing of it to overwrite
+    }
+}
+
 bool parseEngineOption(const std::string& option, const std::function<const std::string&()>& value, RunOptions& o)
 {
     if (option == "--algo")

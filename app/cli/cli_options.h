@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/cluster/params.h"
+#include "engine/core/output_file.h"
 #include "engine/data/source_spec.h"
 
 #include <functional>
@@ -39,6 +40,10 @@ std::string storePath(const std::string& dbOption);
 // The same, for commands that only read what was recorded: UsageError when the file
 // does not exist (rather than creating an empty store at a mistyped path).
 std::string existingStorePath(const std::string& dbOption);
+// The store's files (store::storeFiles), which no output of a command may replace,
+// whether or not it records there; none when no store has a place and `recording` is
+// false (recording, that is a UsageError).
+std::vector<ProtectedFile> storeFilesToKeep(const std::string& dbOption, bool recording);
 
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);

@@ -245,6 +245,10 @@ int liveCommand(const std::vector<std::string>& args)
         if (o.engine.jsonPath == "-") {
             json = &std::cout;
         } else if (!o.engine.jsonPath.empty()) {
+            // Written as updates arrive (a log to follow), so it is checked, not renamed into place.
+            std::vector<ProtectedFile> keep = storeFilesToKeep(o.engine.dbPath, o.engine.record);
+            if (!o.tokenFile.isEmpty()) keep.push_back({o.tokenFile.toStdString(), "the feed's token (--token-file)"});
+            checkOutputPath("--json", o.engine.jsonPath, keep);
             jsonFile.open(o.engine.jsonPath, std::ios::trunc);
             if (!jsonFile) throw OutputError("--json " + o.engine.jsonPath + ": cannot be written");
             json = &jsonFile;

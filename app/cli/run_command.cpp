@@ -80,14 +80,12 @@ void checkOutputs(const RunOptions& o, const Topology& topology)
     if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
     if (const auto truth = o.sourceOptions.find("truth"); truth != o.sourceOptions.end()) keep.push_back({truth->second, "the sector map (--truth)"});
     if (!topology.hostfile.empty()) keep.push_back({topology.hostfile, "the pool's hostfile (--topology)"});
-    if (o.record) {
-        const auto store = storeFiles(storePath(o.dbPath));
-        // Reading the store as data would load a database as numbers.
-        for (const std::string& input : {o.dataPath, o.initCentroidsPath})
-            if (const ProtectedFile* file = input.empty() ? nullptr : protectedFileNamed(input, store))
-                throw UsageError(input + " is " + file->role + ", not data");
-        keep.insert(keep.end(), store.begin(), store.end());
-    }
+    const std::vector<ProtectedFile> storeParts = storeFilesToKeep(o.dbPath, o.record);
+    // Reading the store as data would load a database as numbers.
+    for (const std::string& input : {o.dataPath, o.initCentroidsPath})
+        if (const ProtectedFile* file = input.empty() ? nullptr : protectedFileNamed(input, storeParts))
+            throw UsageError(input + " is " + file->role + ", not data");
+    keep.insert(keep.end(), storeParts.begin(), storeParts.end());
     const std::pair<const char*, const std::string*> outputs[] = {
         {"--labels-out", &o.labelsPath}, {"--centroids-out", &o.centroidsPath}, {"--json", &o.jsonPath}};
     for (const auto& [option, path] : outputs) {

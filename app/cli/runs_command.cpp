@@ -13,6 +13,7 @@
 #include "engine/report/report_evidence.h"
 #include "engine/session/run_record.h"
 #include "engine/store/run_store.h"
+#include "engine/store/store_path.h"
 
 #include <unistd.h>
 
@@ -139,7 +140,11 @@ int exportCommand(const std::vector<std::string>& args)
             std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's data could not be reopened (" << e.what() << ")\n";
         }
     }
-    for (const auto& file : exportRun(record, a.value("--out"), storeFiles(runStore->path()), data ? &*data : nullptr))
+    // Nothing exported may replace the store or what the run read.
+    std::vector<ProtectedFile> keep = store::storeFiles(runStore->path());
+    const std::vector<ProtectedFile> inputs = session::inputFilesOf(record.info);
+    keep.insert(keep.end(), inputs.begin(), inputs.end());
+    for (const auto& file : exportRun(record, a.value("--out"), keep, data ? &*data : nullptr))
         std::cout << "wrote     " << file.string() << '\n';
     return kExitOk;
 }

@@ -83,7 +83,7 @@ int rerunCommand(const RerunOptions& rerun)
         original = runStore.loadRun(runStore.resolveId(rerun.runId));
     }
     if (original.info.status == store::RunStatus::Running) throw UsageError("run " + original.info.id + " is still running");
-    if (original.info.dataSource.source == "live") return replayCommand(original, rerun);
+    if (original.info.dataSource.source == kLiveSource) return replayCommand(original, rerun);
     RunOptions options = optionsFromRecord(original, rerun);
     const ExecutedRun executed = executeRun(options, {{"run", original.info.id, "run", "", "rerun", ""}});
     if (executed.cancelled) return kExitCancelled;

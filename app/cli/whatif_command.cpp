@@ -172,10 +172,8 @@ int whatifCommand(const std::vector<std::string>& args)
             std::vector<ProtectedFile> keep;
             if (!run.dataPath.empty()) keep.push_back({run.dataPath, "the input data (--data)"});
             if (!options.catalogPath.empty()) keep.push_back({options.catalogPath, "the catalog (--catalog)"});
-            if (run.record) {
-                const auto store = storeFiles(storePath(run.dbPath));
-                keep.insert(keep.end(), store.begin(), store.end());
-            }
+            const std::vector<ProtectedFile> storeParts = storeFilesToKeep(run.dbPath, run.record);
+            keep.insert(keep.end(), storeParts.begin(), storeParts.end());
             checkOutputPath("--json", run.jsonPath, keep);
         }
         session::ComparisonRequest request;

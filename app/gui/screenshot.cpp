@@ -5,6 +5,9 @@
 #include "live_controller.h"
 #include "workstation.h"
 
+#include "engine/core/error.h"
+#include "engine/core/output_file.h"
+#include "engine/store/store_path.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/topology_picker.h"
 #include "ui/history/history_view.h"
@@ -16,6 +19,7 @@
 #include "ui/panels/live_feed_panel.h"
 #include "ui/plots/plot_view.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -48,7 +52,25 @@ bool waitFor(Workstation* sender, Done done, Failed failed, int timeoutMs)
     return fired;
 }
 
-bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
+// A picture is an output like any other: checked against the store, written to a
+// temporary file and renamed into place.
+bool savePng(QWidget& shown, const QString& path, const std::vector<ProtectedFile>& keep)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    try {
+        checkOutputPath("--screenshot", path.toStdString(), keep);
+        if (!buffer.open(QIODevice::WriteOnly) || !shown.grab().save(&buffer, "PNG"))
+            throw OutputError("cannot write " + path.toStdString() + ": the window could not be encoded as PNG");
+        writeFileReplacing(path.toStdString(), std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+    } catch (const Error& e) {
+        std::fprintf(stderr, "clusterdesk: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path, const std::vector<ProtectedFile>& keep)
 {
     // A docked panel's title (Data, Engine, Topology): that panel alone, floated and
     // tall enough to show all of it.
@@ -80,12 +102,9 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path)
     if (auto* plot = qobject_cast<QCustomPlot*>(current)) plot->replot();
     for (QCustomPlot* plot : current->findChildren<QCustomPlot*>()) plot->replot();
     QWidget* shown = panel ? static_cast<QWidget*>(panel) : &window;
-    const bool saved = shown->grab().save(path, "PNG");
+    const bool saved = savePng(*shown, path, keep);
     for (QDockWidget* dock : hidden) dock->show();
-    if (!saved) {
-        std::fprintf(stderr, "clusterdesk: cannot write %s\n", qPrintable(path));
-        return false;
-    }
+    if (!saved) return false;
     std::printf("wrote %s\n", qPrintable(path));
     return true;
 }
@@ -176,6 +195,19 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
 int writeScreenshots(const ScreenshotRequest& request)
 {
     constexpr int kTimeoutMs = 10 * 60 * 1000;
+    const bool all = request.tab.compare("all", Qt::CaseInsensitive) == 0;
+    // The path is checked before the job runs, so a bad one fails at once.
+    const std::vector<ProtectedFile> keep = request.storePath.isEmpty() ? std::vector<ProtectedFile>{} : store::storeFiles(request.storePath.toStdString());
+    if (!all) {
+        try {
+            if (!request.path.endsWith(".png", Qt::CaseInsensitive))
+                throw UsageError("--screenshot " + request.path.toStdString() + ": the picture is a PNG, so the file must end in .png");
+            checkOutputPath("--screenshot", request.path.toStdString(), keep);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "clusterdesk: %s\n", e.what());
+            return 2;
+        }
+    }
     QTemporaryDir scratch;  // the store when none is given: a screenshot is not a run to keep
     Workstation station(request.storePath.isEmpty() ? scratch.filePath("runs.sqlite") : request.storePath);
     ui::MainWindow& window = station.window();
@@ -186,7 +218,7 @@ int writeScreenshots(const ScreenshotRequest& request)
             std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
             return 4;
         }
-        return saveTab(window, request.tab, request.path) ? 0 : 2;
+        return saveTab(window, request.tab, request.path, keep) ? 0 : 2;
     }
     QString failure;
     QObject::connect(&station, &Workstation::loadFailed, [&](const QString& message) { failure = message; });
@@ -210,7 +242,6 @@ int writeScreenshots(const ScreenshotRequest& request)
         std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
         return 4;
     }
-    const bool all = request.tab.compare("all", Qt::CaseInsensitive) == 0;
     if (all || request.tab.compare("compare", Qt::CaseInsensitive) == 0) {
         if (const QString problem = fillComparison(station.compare(), kTimeoutMs); !problem.isEmpty()) {
             std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
@@ -218,13 +249,13 @@ int writeScreenshots(const ScreenshotRequest& request)
         }
     }
     if (!all)
-        return saveTab(window, request.tab, request.path) ? 0 : 2;
+        return saveTab(window, request.tab, request.path, keep) ? 0 : 2;
     if (!QDir().mkpath(request.path)) {
         std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));
         return 2;
     }
     for (const QString& tab : window.tabTitles())
-        if (!saveTab(window, tab, QDir(request.path).filePath(tab.toLower() + ".png"))) return 2;
+        if (!saveTab(window, tab, QDir(request.path).filePath(tab.toLower() + ".png"), keep)) return 2;
     return 0;
 }
 

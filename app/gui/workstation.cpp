@@ -7,6 +7,7 @@
 #include "pool_probe.h"
 
 #include "engine/core/output_file.h"
+#include "engine/store/store_path.h"
 #include "engine/exec/topology.h"
 #include "engine/report/membership.h"
 #include "kernels/backend_registry.h"
@@ -86,7 +87,8 @@ Workstation::Workstation(const QString& storePath)
     m_controller = new RunController;
     m_controller->moveToThread(&m_runThread);
     connect(&m_runThread, &QThread::finished, m_controller, &QObject::deleteLater);
-    m_loader = new DataLoader(storePath.isEmpty() ? std::vector<ProtectedFile>{} : storeFiles(storePath.toStdString()));
+    if (!storePath.isEmpty()) m_storeFiles = store::storeFiles(storePath.toStdString());
+    m_loader = new DataLoader(m_storeFiles);
     m_loader->moveToThread(&m_dataThread);
     connect(&m_dataThread, &QThread::finished, m_loader, &QObject::deleteLater);
     m_runThread.setObjectName("run");
@@ -255,8 +257,8 @@ void Workstation::chooseMembersFile()
 bool Workstation::exportMembers(const QString& path)
 {
     try {
-        // The dataset a member list came from is never overwritten by it.
-        std::vector<ProtectedFile> keep;
+        // Neither the store nor the dataset a member list came from is overwritten by it.
+        std::vector<ProtectedFile> keep = m_storeFiles;
         if (const auto data = m_window->dataset(); data && !isGenerated(data->spec)) keep.push_back({data->spec.location, "the loaded data"});
         checkOutputPath("Export members", path.toStdString(), keep);
         writeFileReplacing(path.toStdString(), m_window->membersView().model().toCsv().toStdString());

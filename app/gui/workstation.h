@@ -4,6 +4,8 @@
 #pragma once
 
 #include "run_controller.h"
+
+#include "engine/core/output_file.h"
 #include "ui/main_window.h"
 
 #include <QObject>
@@ -69,6 +71,7 @@ private:
     QThread m_runThread;
     QThread m_dataThread;
     RunController* m_controller = nullptr;  // lives on m_runThread, deleted when it finishes
+    std::vector<ProtectedFile> m_storeFiles;  // the run store's files: no file loaded as data, none written over
     DataLoader* m_loader = nullptr;         // lives on m_dataThread, deleted when it finishes
     PoolProbe* m_poolProbe = nullptr;       // the pool editor's connection test (UI thread)
     std::unique_ptr<QThread> m_gpuProbe;  // finds the local GPUs once, at start

@@ -10,6 +10,8 @@
 #include "engine/core/vector_state.h"
 #include "engine/report/membership.h"
 #include "engine/report/report_content.h"
+#include "engine/session/run_record.h"
+#include "engine/store/store_path.h"
 
 #include <system_error>
 #include <utility>
@@ -45,7 +47,7 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
     clearUpperVectorState();
     // Nothing a report writes may replace the store or a run's input; a path that
     // cannot be written fails before any work.
-    std::vector<ProtectedFile> keep = storeFiles(runStore.path());
+    std::vector<ProtectedFile> keep = store::storeFiles(runStore.path());
     checkOutputPath("report --out", request.out.string(), keep);
     ReportContent content = gatherReport(runStore, request.runs, request.title);
     if (content.title.empty()) {
@@ -53,8 +55,10 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
         content.evidence.title = content.title;
     }
 
-    for (const RunSection& run : content.runs)
-        if (run.record.info.dataSource.source != "demo") keep.push_back({run.record.info.dataSource.location, "the data of run " + run.record.info.id});
+    for (const RunSection& run : content.runs) {
+        const std::vector<ProtectedFile> inputs = session::inputFilesOf(run.record.info);
+        keep.insert(keep.end(), inputs.begin(), inputs.end());
+    }
 
     std::vector<std::vector<RenderedPlot>> plots;
     for (const RunSection& run : content.runs) plots.push_back(renderRunPlots(run.record, run.data.get()));

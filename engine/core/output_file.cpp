@@ -92,13 +92,6 @@ private:
 
 }  // namespace
 
-std::vector<ProtectedFile> storeFiles(const std::string& path)
-{
-    return {{path, "the run store"}, {path + "-wal", "the run store's write-ahead log"},
-            {path + "-shm", "the run store's shared memory"}, {path + "-journal", "the run store's journal"},
-            {path + ".chain-head", "the run store's chain head"}};
-}
-
 const ProtectedFile* protectedFileNamed(const std::string& path, const std::vector<ProtectedFile>& protectedFiles)
 {
     for (const ProtectedFile& file : protectedFiles) {

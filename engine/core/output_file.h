@@ -15,10 +15,6 @@ struct ProtectedFile {
     std::string role;
 };
 
-// The files that make up the run store at `path`: the SQLite database, its -wal, -shm
-// and -journal companions, and the chain head beside it (engine/store/run_chain.h).
-std::vector<ProtectedFile> storeFiles(const std::string& path);
-
 // The protected file that `path` names through any spelling, symbolic or hard link;
 // null when none. Only stat(2): no file is opened.
 const ProtectedFile* protectedFileNamed(const std::string& path, const std::vector<ProtectedFile>& protectedFiles);

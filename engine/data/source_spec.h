@@ -23,6 +23,10 @@ struct SourceSpec {
 // Whether the spec is generated (a demo: no file behind it).
 bool isGenerated(const SourceSpec& spec);
 
+// The source of a live session's window (location: the feed's URL). Not a registered
+// source: a window is assembled from the feed, never reopened (runs rerun replays it).
+inline constexpr const char* kLiveSource = "live";
+
 // {"source":..., "location":..., "options":{...}}.
 std::string sourceSpecToJson(const SourceSpec& spec);
 // Throws UsageError naming the field that is missing or malformed.

@@ -110,8 +110,22 @@ std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
     return {};
 }
 
+std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run)
+{
+    const SourceSpec& source = run.dataSource;
+    if (isGenerated(source) || source.source == kLiveSource) return {};
+    std::vector<ProtectedFile> files = {{source.location, "the data of run " + run.id.substr(0, 8)}};
+    if (const auto truth = source.options.find("truth"); truth != source.options.end())
+        files.push_back({truth->second, "the sector map of run " + run.id.substr(0, 8)});
+    return files;
+}
+
 Dataset openRecordedDataset(const store::RunInfo& run)
 {
+    // A live update's window was assembled from the feed: there is no file to reopen.
+    if (run.dataSource.source == kLiveSource)
+        throw UsageError("run " + run.id.substr(0, 8) + " is an update of the live session on " + run.dataSource.location +
+                         ": its window came from the feed, not a file (runs rerun replays the session)");
     Dataset data = openSource(reopenableSpec(run.dataSource));
     if (const std::string why = whyNotTheData(run, data); !why.empty()) throw DataError(run.dataSource.location, 0, 0, why);
     return data;

@@ -40,4 +40,18 @@ std::filesystem::path chainKeyPath()
     return userFile("CLUSTERDESK_CHAIN_KEY", "XDG_CONFIG_HOME", ".config", "chain.key", "the run store's chain key");
 }
 
+std::vector<ProtectedFile> storeFiles(const std::string& path)
+{
+    std::vector<ProtectedFile> files = {{path, "the run store"}, {path + "-wal", "the run store's write-ahead log"},
+                                        {path + "-shm", "the run store's shared memory"}, {path + "-journal", "the run store's journal"},
+                                        {path + ".chain-head", "the run store's chain head"}};
+    // Replaced, it would leave every store it seals unverifiable.
+    try {
+        files.push_back({chainKeyPath().string(), "the run store's chain key"});
+    } catch (const UsageError&) {
+        // No place for a key: the store cannot be written either, and says so when opened.
+    }
+    return files;
+}
+
 }  // namespace clusterdesk::store

@@ -2,7 +2,10 @@
 // both call this, so they share one history.
 #pragma once
 
+#include "engine/core/output_file.h"
+
 #include <filesystem>
+#include <vector>
 
 namespace clusterdesk::store {
 
@@ -16,5 +19,10 @@ std::filesystem::path defaultStorePath();
 // not empty; else $XDG_CONFIG_HOME/clusterdesk/chain.key (absolute XDG_CONFIG_HOME
 // only); else $HOME/.config/clusterdesk/chain.key. Throws UsageError when none applies.
 std::filesystem::path chainKeyPath();
+
+// The files that make up the run store at `path`, which no output may replace: the
+// SQLite database, its -wal, -shm and -journal companions, the chain head beside it
+// and the chain key (where one has a place).
+std::vector<ProtectedFile> storeFiles(const std::string& path);
 
 }  // namespace clusterdesk::store

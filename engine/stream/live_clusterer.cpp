@@ -69,7 +69,7 @@ std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bar
 LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors)
 {
     auto data = std::make_shared<Dataset>(m_window.matrix(m_options.source));
-    data->spec.source = "live";
+    data->spec.source = kLiveSource;
     data->spec.location = m_options.source;
 
     // Warm start: the previous partition's means on the new window. Assets new to the

@@ -28,7 +28,7 @@ std::vector<store::RunRecord> sessionUpTo(const store::RunStore& store, const st
         // Warm-start edges never loop unless the file was edited by hand.
         if (!seen.insert(id).second) throw UsageError("run " + shortId(id) + " warm-starts from itself through its session");
         store::RunRecord record = store.loadRun(id);
-        if (record.info.dataSource.source != "live")
+        if (record.info.dataSource.source != kLiveSource)
             throw UsageError("run " + shortId(id) + " is not an update of a live session");
         if (record.liveInput.empty())
             throw UsageError("run " + shortId(id) + " of the live session on " + record.info.dataSource.location +

@@ -68,6 +68,59 @@ private slots:
         QCOMPARE(runCli({"runs", "verify", "--db", db}).exitCode, 0);
     }
 
+    void noOutputReplacesTheChainKeyOrTheStoreEvenWithoutRecording()
+    {
+        QTemporaryDir dir;
+        const QString key = dir.filePath("keys/chain.key"), db = dir.filePath("S");
+        const QByteArray keyBefore = qgetenv("CLUSTERDESK_CHAIN_KEY"), dbBefore = qgetenv("CLUSTERDESK_DB");
+        qputenv("CLUSTERDESK_CHAIN_KEY", key.toUtf8());
+        qputenv("CLUSTERDESK_DB", db.toUtf8());  // the user's store, which a run without --db records in
+        QCOMPARE(runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2"}).exitCode, 0);  // makes the key
+        const QByteArray secret = contentOf(key);
+        for (const QStringList& recording : {QStringList{}, QStringList{"--no-record"}}) {
+            for (const QString& out : {key, db}) {
+                const CliResult r = runCli(QStringList{"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--labels-out", out} + recording);
+                QCOMPARE(r.exitCode, 2);
+                QVERIFY2(r.err.contains("would overwrite the run store"), qPrintable(r.err));
+            }
+        }
+        QCOMPARE(contentOf(key), secret);
+        QCOMPARE(runCli({"runs", "verify", "--db", db}).exitCode, 0);
+        qputenv("CLUSTERDESK_CHAIN_KEY", keyBefore);
+        qputenv("CLUSTERDESK_DB", dbBefore);
+    }
+
+    void liveJsonNeverReplacesTheStore()
+    {
+        // Refused before any connection (port 1 answers nobody).
+        QTemporaryDir dir;
+        const QString db = dir.filePath("S");
+        QCOMPARE(runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--db", db}).exitCode, 0);
+        const QByteArray before = contentOf(db);
+        const CliResult r = runCli({"live", "--feed", "ws://127.0.0.1:1", "--updates", "1", "--json", db, "--db", db});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--json " + db + " would overwrite the run store"), qPrintable(r.err));
+        QCOMPARE(contentOf(db), before);
+        QCOMPARE(runCli({"runs", "verify", "--db", db}).exitCode, 0);
+    }
+
+    void runsExportNeverReplacesTheRunsInput()
+    {
+        // Data that happens to be called labels.csv, exported into its own folder.
+        QTemporaryDir dir;
+        const QString data = dir.filePath("labels.csv"), db = dir.filePath("S");
+        const QByteArray points = "x,y\n1,2\n3,4\n10,11\n12,13\n";
+        QVERIFY(writeText(data, points));
+        const CliResult run = runCli({"run", "--data", data, "--k", "2", "--db", db});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString id = QRegularExpression("recorded  run ([0-9a-f-]{36})").match(run.out).captured(1);
+        const CliResult exported = runCli({"runs", "export", id, "--out", dir.path(), "--db", db});
+        QCOMPARE(exported.exitCode, 2);
+        QVERIFY2(exported.err.contains("would overwrite the data of run " + id.left(8)), qPrintable(exported.err));
+        QCOMPARE(contentOf(data), points);
+        QVERIFY(!QFile::exists(dir.filePath("run.json")));  // checked before anything is written
+    }
+
     void twoOutputsOnOneFileAreRefused()
     {
         QTemporaryDir dir;

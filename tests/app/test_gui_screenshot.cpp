@@ -1,6 +1,7 @@
 // clusterdesk's command line as a user runs it: --screenshot renders every tab of the
 // window off screen after the default job, --help and --version answer, and bad
 // arguments or a bad demo fail with a message rather than hanging or crashing.
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -47,6 +48,23 @@ private slots:
         std::tie(code, text) = run({"--screenshot", out.filePath("x.png"), "--demo", "blobs:n=5"});
         QVERIFY(code != 0);
         QVERIFY2(text.contains("blobs"), qPrintable(text));
+        // A picture never replaces the store, nor anything not named .png; both refused
+        // before the job runs.
+        const QString db = out.filePath("runs.sqlite");
+        {
+            QFile file(db);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write("SQLite format 3") > 0);
+        }
+        std::tie(code, text) = run({"--screenshot", db, "--db", db});
+        QCOMPARE(code, 2);
+        QVERIFY2(text.contains("end in .png"), qPrintable(text));
+        QVERIFY(QFile::link(db, out.filePath("store.png")));
+        std::tie(code, text) = run({"--screenshot", out.filePath("store.png"), "--db", db});
+        QCOMPARE(code, 2);
+        QVERIFY2(text.contains("would overwrite the run store"), qPrintable(text));
+        QFile file(db);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("SQLite format 3"));
         std::tie(code, text) = run({"--bogus"});
         QCOMPARE(code, 2);
         std::tie(code, text) = run({"--version"});

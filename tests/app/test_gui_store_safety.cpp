@@ -6,6 +6,8 @@
 #include "cli_runner.h"
 #include "gui_test_support.h"
 
+#include "ui/error_banner.h"
+
 #include "app/gui/history_controller.h"
 #include "app/gui/run_controller.h"
 #include "ui/history/history_view.h"
@@ -111,6 +113,12 @@ private slots:
         const auto first = test::runToEnd(station);
         QVERIFY(first && first->error.isEmpty());
         QVERIFY(QFile::exists(db + "-wal") && QFile::exists(db + "-shm"));  // the window holds the store open
+        // The member list is never exported over the store or one of its files.
+        for (const QString& out : {db, db + "-wal"}) {
+            QVERIFY(!station.exportMembers(out));
+            QVERIFY2(station.window().errorBanner().message().contains("would overwrite the run store"),
+                     qPrintable(station.window().errorBanner().message()));
+        }
 
         // The dialog lists the folder, icons and types included, as a person sees it.
         OpenWatch watch(dir.path());

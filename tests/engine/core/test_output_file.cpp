@@ -126,16 +126,6 @@ TEST_CASE("refusesProtectedFilesByAnyName")
     REQUIRE_EQ(leftovers(dir, {"data.csv", "alias.csv", "hard.csv"}), std::vector<std::string>());
 }
 
-TEST_CASE("refusesTheStoreAndItsCompanions")
-{
-    test::TempDir dir;
-    const std::string store = dir.filePath("runs.sqlite");
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        const std::string message = messageOf<UsageError>([&] { checkOutputPath("--json", store + suffix, storeFiles(store)); });
-        REQUIRE_MESSAGE(test::contains(message, "would overwrite the run store"), std::string(message).c_str());
-    }
-}
-
 TEST_CASE("refusesWhatIsNotARegularFile")
 {
     test::TempDir dir;

@@ -109,3 +109,27 @@ TEST_CASE("a run without GPUs is recorded with the FP32 it computed in, whatever
     request.topology = parseTopology("cuda");
     CHECK(session::RunSession(request).params().precision == kernels::Precision::BF16);
 }
+
+TEST_CASE("a recorded run's input files are what it read from disk, and a live window is never reopened")
+{
+    store::RunInfo run;
+    run.id = "0123456789abcdef";
+    run.dataSource = {"prices", "/data/p.csv", {{"truth", "/data/sectors.csv"}, {"window", "0"}}};
+    const std::vector<ProtectedFile> files = session::inputFilesOf(run);
+    REQUIRE(files.size() == 2);
+    CHECK(files[0].path == "/data/p.csv");
+    CHECK(files[0].role == "the data of run 01234567");
+    CHECK(files[1].path == "/data/sectors.csv");
+    run.dataSource = {"demo", "blobs:n=10,d=2,k=2,seed=7,spread=1,overlap=0", {}};
+    CHECK(session::inputFilesOf(run).empty());
+
+    run.dataSource = {kLiveSource, "ws://127.0.0.1:9001", {}};
+    CHECK(session::inputFilesOf(run).empty());
+    std::string message;
+    try {
+        session::openRecordedDataset(run);
+    } catch (const UsageError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("run 01234567 is an update of the live session on ws://127.0.0.1:9001") != std::string::npos);
+}

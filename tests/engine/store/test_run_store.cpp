@@ -834,3 +834,20 @@ TEST_CASE("defaultPathFollowsTheEnvironment")
     put("XDG_DATA_HOME", xdg);
     put("HOME", home);
 }
+
+TEST_CASE("noOutputMayReplaceTheStoreItsCompanionsOrItsKey")
+{
+    const std::string store = file("guarded/runs.sqlite");
+    std::filesystem::create_directories(file("guarded"));
+    const std::vector<ProtectedFile> parts = storeFiles(store);
+    for (const std::string& path : {store, store + "-wal", store + "-shm", store + "-journal", store + ".chain-head", chainKeyPath().string()}) {
+        std::string message;
+        try {
+            checkOutputPath("--labels-out", path, parts);
+        } catch (const UsageError& e) {
+            message = e.what();
+        }
+        REQUIRE_MESSAGE(message.find("would overwrite the run store") != std::string::npos, (path + ": " + message).c_str());
+    }
+    checkOutputPath("--labels-out", file("guarded/labels.csv"), parts);  // anything else is fine
+}
