@@ -6,15 +6,12 @@
 #include "engine/session/run_record.h"
 #include "engine/telemetry/estimated_power_source.h"
 #include "kernels/backend_registry.h"
+#include "kernels/host/host_gemm.h"
 
 #include <sys/utsname.h>
 
 #include <algorithm>
 #include <thread>
-
-#ifdef CLUSTERDESK_HAVE_OPENBLAS
-extern "C" char* openblas_get_config(void);
-#endif
 
 namespace clusterdesk::report {
 namespace {
@@ -62,11 +59,8 @@ Facts exportEnvironment()
     facts.emplace_back("CPU", (cpu.empty() ? std::string("unknown") : cpu) + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads");
     const kernels::CudaAvailability cuda = kernels::cudaAvailability();
     facts.emplace_back("GPUs (CUDA)", cuda.deviceCount > 0 ? std::to_string(cuda.deviceCount) + " usable (each run lists its devices)" : "none: " + cuda.reason);
-#ifdef CLUSTERDESK_HAVE_OPENBLAS
-    facts.emplace_back("OpenBLAS", openblas_get_config());
-#else
-    facts.emplace_back("OpenBLAS", "not built in (plain loops)");
-#endif
+    // The kernels' own answer: this file is not compiled with the BLAS's definitions.
+    facts.emplace_back("OpenBLAS", kernels::host::blasConfig());
     return facts;
 }
 

@@ -39,4 +39,13 @@ const char* blasName()
 #endif
 }
 
+const char* blasConfig()
+{
+#if defined(CLUSTERDESK_HAVE_OPENBLAS)
+    return openblas_get_config();
+#else
+    return "not built in (plain loops)";
+#endif
+}
+
 }  // namespace clusterdesk::kernels::host

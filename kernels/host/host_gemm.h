@@ -12,7 +12,10 @@ void gemmABt(const float* a, const float* b, float* c, std::int64_t m, std::int6
 // Keeps BLAS single-threaded: the backend already runs one block per OpenMP thread.
 void useSingleThreadedBlas();
 
-// "OpenBLAS 0.3.21" or "built-in loop".
+// "OpenBLAS" or "built-in loop".
 const char* blasName();
+// What a report records of the BLAS: OpenBLAS's build configuration ("OpenBLAS 0.3.21
+// NO_AFFINITY Zen MAX_THREADS=64"), or that none was built in.
+const char* blasConfig();
 
 }  // namespace clusterdesk::kernels::host

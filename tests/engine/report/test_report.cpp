@@ -9,9 +9,12 @@
 #include "engine/core/error.h"
 #include "engine/core/sha256.h"
 #include "engine/report/membership.h"
+#include "engine/report/report_content.h"
 #include "engine/report/report_evidence.h"
 #include "engine/store/run_store.h"
+#include "kernels/host/host_gemm.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -161,4 +164,15 @@ TEST_CASE("a report without evidence, or with malformed evidence, is a clear err
     CHECK_THROWS_WITH_AS(report::readEvidence(dir().filePath("report.docx")), doctest::Contains(".html or a .pdf"), UsageError);
     CHECK(report::evidencePathFor("/r/q3.pdf") == "/r/q3.provenance.json");
     CHECK(report::labelsPathFor("/r/q3.pdf") == "/r/q3.labels.csv");
+}
+
+TEST_CASE("the report's environment names the BLAS the kernels were built with")
+{
+    const report::Facts facts = report::exportEnvironment();
+    const auto blas = std::find_if(facts.begin(), facts.end(), [](const auto& fact) { return fact.first == "OpenBLAS"; });
+    REQUIRE(blas != facts.end());
+    // The same answer the host backend gives in every run's device line.
+    const bool builtIn = std::string(kernels::host::blasName()) == "OpenBLAS";
+    CHECK_MESSAGE((blas->second.find("OpenBLAS") == 0) == builtIn, blas->second.c_str());
+    CHECK_MESSAGE((blas->second.find("not built in") != std::string::npos) == !builtIn, blas->second.c_str());
 }
