@@ -206,6 +206,39 @@ std::string untilText(const LiveCommandOptions& o)
     return ", " + (until.empty() ? std::string("until Ctrl-C") : until + " (or Ctrl-C)");
 }
 
+// What a session waiting for its first bar would otherwise keep to itself: a feed that
+// cannot be reached (said once per reason, not at every retry), the connection when it
+// comes, and a connected feed that sends nothing for the symbols asked.
+class ConnectionWatch {
+public:
+    ConnectionWatch(std::string url, std::string symbols) : m_url(std::move(url)), m_symbols(std::move(symbols)) {}
+
+    void look(const live::FeedStats& stats, double elapsedSeconds)
+    {
+        using State = live::FeedStats::State;
+        if (stats.state == State::Reconnecting && stats.lastProblem != m_problem) {
+            m_problem = stats.lastProblem;
+            std::cerr << "clusterdesk-cli: live: " << m_url << ": " << m_problem.toStdString() << "; retrying until it answers (Ctrl-C stops)\n";
+        } else if (stats.state == State::Connected && !m_problem.isEmpty()) {
+            m_problem.clear();
+            std::cerr << "clusterdesk-cli: live: connected to " << m_url << '\n';
+        }
+        if (stats.state == State::Connected && m_connectedAt < 0) m_connectedAt = elapsedSeconds;
+        constexpr double kQuietSeconds = 10;
+        if (!m_saidQuiet && m_connectedAt >= 0 && stats.ticks == 0 && elapsedSeconds - m_connectedAt > kQuietSeconds) {
+            m_saidQuiet = true;
+            std::cerr << "clusterdesk-cli: live: connected, but no tick in " << kQuietSeconds << " s"
+                      << (m_symbols.empty() ? std::string(" (is the market open?)") : " for " + m_symbols + " (does the feed carry them?)") << '\n';
+        }
+    }
+
+private:
+    std::string m_url, m_symbols;
+    QString m_problem;  // the unreachable feed's reason, last said
+    double m_connectedAt = -1;
+    bool m_saidQuiet = false;
+};
+
 }  // namespace
 
 int liveCommand(const std::vector<std::string>& args)
@@ -263,6 +296,9 @@ int liveCommand(const std::vector<std::string>& args)
                   << ", an update every " << o.updateEvery << " bars"
                   << untilText(o) << '\n';
         const auto started = std::chrono::steady_clock::now();
+        std::string symbols;
+        for (const std::string& symbol : o.symbols) symbols += (symbols.empty() ? "" : ",") + symbol;
+        ConnectionWatch watch(o.feed.toStdString(), symbols);
         std::vector<double> latencies;
         int updates = 0;
         std::string refusal;
@@ -277,6 +313,7 @@ int liveCommand(const std::vector<std::string>& args)
                         refusal = stats.lastProblem.toStdString();
                         break;
                     }
+                    watch.look(stats, elapsed);
                     continue;
                 }
                 const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();

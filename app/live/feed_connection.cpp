@@ -82,7 +82,11 @@ void FeedConnection::connectNow()
     connect(m_webSocket, &QWebSocket::connected, this, &FeedConnection::onConnected);
     connect(m_webSocket, &QWebSocket::textMessageReceived, this, &FeedConnection::onMessage);
     connect(m_webSocket, &QWebSocket::disconnected, this, [this] {
-        onDropped(m_webSocket->closeReason().isEmpty() ? QStringLiteral("connection closed") : m_webSocket->closeReason());
+        // The server's reason; else the socket's error ("Connection refused"), which says
+        // more than that the connection closed.
+        QString why = m_webSocket->closeReason();
+        if (why.isEmpty()) why = m_webSocket->error() != QAbstractSocket::UnknownSocketError ? m_webSocket->errorString() : QStringLiteral("connection closed");
+        onDropped(why);
     });
     m_webSocket->open(m_options.url);
 }

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QDateTime>
 #include <QProcess>
+#include <QTcpServer>
 #include <QTest>
 
 #include <csignal>
@@ -203,6 +204,32 @@ private slots:
         // received, not an absolute figure (buffers grow with the rate a machine reaches).
         QVERIFY2((peak - firstRss) * 1048576.0 / ticks < 50,
                  qPrintable(QString("%1 MiB more than at the first update for %2 ticks").arg(peak - firstRss).arg(ticks)));
+    }
+
+    void saysWhyAFeedCannotBeReached()
+    {
+        // A port nobody listens on any more: the session says so once and keeps trying.
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = closed.serverPort();
+        closed.close();
+        for (const QString& scheme : {QString("ws"), QString("tcp")}) {
+            const QString url = QString("%1://127.0.0.1:%2").arg(scheme).arg(port);
+            QProcess cli;
+            cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"live", "--feed", url, "--no-record", "--k", "2"});
+            QVERIFY(cli.waitForStarted(30000));
+            QByteArray err;
+            const QByteArray expected = (url + ": Connection refused; retrying").toUtf8();
+            for (int i = 0; i < 600 && !err.contains(expected) && cli.state() == QProcess::Running; ++i) {
+                cli.waitForReadyRead(100);
+                err += cli.readAllStandardError();
+            }
+            ::kill(static_cast<pid_t>(cli.processId()), SIGINT);
+            QVERIFY(cli.waitForFinished(30000));
+            err += cli.readAllStandardError();
+            QVERIFY2(err.contains(expected), err.constData());
+            QCOMPARE(err.count("Connection refused"), 1);  // once, not at every retry
+        }
     }
 
     void refusedWithoutTheToken()
