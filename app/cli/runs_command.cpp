@@ -154,7 +154,10 @@ int remove(const std::vector<std::string>& args)
     const Arguments a = parseArguments("runs delete", args, 1, 1, {}, {});
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadWrite);
     const std::string id = runStore->resolveId(a.positional[0]);
-    runStore->deleteRun(id);
+    if (!runStore->deleteRun(id)) {
+        std::cout << "deleted   run " << id << " was deleted before; nothing changed\n";
+        return kExitOk;
+    }
     std::cout << "deleted   run " << id << " (its record stays in the hash chain; runs gc removes its labels and centroids)\n";
     return kExitOk;
 }

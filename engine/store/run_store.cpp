@@ -530,7 +530,7 @@ std::optional<std::string> RunStore::sealAt(std::int64_t seq) const
     return store::sealAt(*m_db, seq);
 }
 
-void RunStore::deleteRun(const std::string& id)
+bool RunStore::deleteRun(const std::string& id)
 {
     WriteTransaction transaction(*m_db);
     Statement current(*m_db, "SELECT status FROM runs WHERE id = ?1");
@@ -539,10 +539,11 @@ void RunStore::deleteRun(const std::string& id)
     if (current.text(0) == "running") throw UsageError("run " + id + " is still running; it can be deleted once it has ended");
     Statement mark(*m_db, "UPDATE runs SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL");
     mark.bindAll(isoNowUtc(), id).run();
-    if (sqlite3_changes(m_db->handle()) == 0) return;  // deleted before: its tombstone is chained already
+    if (sqlite3_changes(m_db->handle()) == 0) return false;  // deleted before: its tombstone is chained already
     appendEventToChain(*m_db, "tombstone", id);
     transaction.commit();
     rememberChainHead(*m_db);
+    return true;
 }
 
 GcReport RunStore::collectGarbage()

@@ -228,7 +228,8 @@ public:
     // the chain holds none): what a report quotes and `runs verify --report` checks.
     ChainHead chainHead() const;
     std::optional<std::string> sealAt(std::int64_t seq) const;
-    void deleteRun(const std::string& id);
+    // Tombstones the run (chained once); false when it was deleted before.
+    bool deleteRun(const std::string& id);
     GcReport collectGarbage();
     VerifyReport verify() const;
 

@@ -437,6 +437,8 @@ private slots:
         const QString keep = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3"});
         const QString drop = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "2"});
         QCOMPARE(runCli(QStringList{"runs", "delete", drop} + db()).exitCode, 0);
+        const CliResult again = runCli(QStringList{"runs", "delete", drop} + db());
+        QVERIFY2(again.exitCode == 0 && again.out.contains("was deleted before; nothing changed"), qPrintable(describe(again)));
         QCOMPARE(list().size(), 1);
         QCOMPARE(list({"--deleted"}).size(), 2);
         const CliResult gc = runCli(QStringList{"runs", "gc"} + db());

@@ -663,7 +663,10 @@ TEST_CASE("verifyCatchesADeletionOutsideTheStore")
     const std::vector<std::string> kept = threeRuns("undelete.sqlite");
     {
         RunStore runStore(restored);
-        runStore.deleteRun(kept[0]);
+        REQUIRE(runStore.deleteRun(kept[0]));
+        const std::int64_t seq = runStore.chainHead().seq;
+        REQUIRE_FALSE(runStore.deleteRun(kept[0]));  // deleted before: nothing changes, nothing is chained
+        REQUIRE_EQ(runStore.chainHead().seq, seq);
         runStore.addEdge({"run", kept[1], "run", kept[2], "compared_with", ""});
         REQUIRE(runStore.verify().ok);
     }
