@@ -66,7 +66,8 @@ Data:
   --source S              csv | prices | ticks | npy | hdf5 (default: chosen from the
                           file's name and first bytes)
   --layout L              matrix | prices | ticks: the same, by what the file holds
-  --window N              prices/ticks: use the last N log returns as features
+  --window N              prices/ticks: use the last N log returns as features (0,
+                          the default: all of them)
   --bar SECONDS           ticks: bar length for resampling (default 60)
   --truth FILE            prices/ticks: a sector map, CSV "asset,sector" with a header
                           line, as the ground truth (ARI and NMI like a demo's)
@@ -300,7 +301,12 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
             // --layout matrix is settled once the file is known (run_command.cpp).
             if (option == "--layout") o.sourceName = parseChoice<std::string>(option, o.sourceName, {{"matrix", "matrix"}, {"prices", "prices"}, {"ticks", "ticks"}});
         }
-        else if (option == "--window") o.sourceOptions["window"] = std::to_string(parsePositive(option, value()));
+        else if (option == "--window") {
+            // 0: every return, as the sources (window=0) and the window's "all returns" say.
+            const int window = parseNumber<int>(option, value());
+            if (window < 0) throw UsageError("option --window: a number of returns, or 0 for all of them (got " + std::to_string(window) + ")");
+            o.sourceOptions["window"] = std::to_string(window);
+        }
         else if (option == "--bar") o.sourceOptions["bar"] = std::to_string(parsePositive(option, value()));
         // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
         else if (option == "--truth") o.sourceOptions["truth"] = std::filesystem::absolute(value()).lexically_normal().string();

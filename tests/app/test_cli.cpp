@@ -326,6 +326,25 @@ private slots:
         QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
+    void windowZeroMeansEveryReturn()
+    {
+        // As the sources' window=0 and the window's "all returns": the same data as no --window.
+        QTemporaryDir dir;
+        QFile file(dir.filePath("prices.csv"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("date,A,B,C\n2024-01-01,1,2,3\n2024-01-02,1.1,2.2,2.9\n2024-01-03,1.2,2.1,3.1\n2024-01-04,1.1,2.3,3.0\n");
+        file.close();
+        const QStringList job{"run", "--data", file.fileName(), "--k", "2", "--no-record"};
+        const CliResult all = runCli(job + QStringList{"--window", "0"});
+        const CliResult plain = runCli(job);
+        QVERIFY2(all.exitCode == 0, qPrintable(all.err));
+        QVERIFY2(all.out.contains("3 assets x 3 log returns"), qPrintable(all.out));
+        QCOMPARE(all.out.section('\n', 0, 0), plain.out.section('\n', 0, 0));  // the same dataset line, hash included
+        const CliResult negative = runCli(job + QStringList{"--window", "-2"});
+        QCOMPARE(negative.exitCode, 2);
+        QVERIFY2(negative.err.contains("or 0 for all of them"), qPrintable(negative.err));
+    }
+
     // A FIFO blocks in open() until a writer comes and /dev/zero never ends: as data,
     // hostfile or initial centroids each is refused at once, naming the path and what
     // it is. runCli's timeout turns a hang into a failure instead of a stuck suite.
