@@ -202,7 +202,7 @@ std::string untilText(const LiveCommandOptions& o)
 {
     std::string until;
     if (o.durationSeconds > 0) until = "for " + std::to_string(static_cast<int>(o.durationSeconds)) + " s";
-    if (o.maxUpdates > 0) until += (until.empty() ? "for " : " or ") + std::to_string(o.maxUpdates) + " updates";
+    if (o.maxUpdates > 0) until += (until.empty() ? "for " : " or ") + std::to_string(o.maxUpdates) + (o.maxUpdates == 1 ? " update" : " updates");
     return ", " + (until.empty() ? std::string("until Ctrl-C") : until + " (or Ctrl-C)");
 }
 

@@ -116,7 +116,9 @@ int verify(const std::vector<std::string>& args)
         return kExitCheckFailed;
     }
     std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore->path() << " match";
-    if (report.events > 0) std::cout << " (and " << report.events << " chained events: deletions, later lineage edges, sealing markers)";
+    if (report.events > 0)
+        std::cout << " (and " << report.events << (report.events == 1 ? " chained event" : " chained events")
+                  << ": deletions, later lineage edges, sealing markers)";
     std::cout << '\n';
     if (report.plainRecords > 0)
         std::cout << "          " << report.plainRecords

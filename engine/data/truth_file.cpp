@@ -41,7 +41,9 @@ void attachTruth(Dataset& data, const std::string& path)
     for (std::size_t row = 0; row < data.rowNames.size(); ++row) {
         const auto it = sectorOf.find(data.rowNames[row]);
         if (it == sectorOf.end())
-            throw DataError(path, 0, 0, "no sector for asset " + data.rowNames[row] + " (row " + std::to_string(row + 1) + " of " + data.source + ")");
+            // "Asset", not "row": in a prices file the assets are its columns.
+            throw DataError(path, 0, 0, "no sector for asset " + data.rowNames[row] + " (asset " + std::to_string(row + 1) + " of the " +
+                                            std::to_string(data.rowNames.size()) + " in " + data.source + ")");
         truth[row] = it->second.sector;
         sectorUsed[static_cast<std::size_t>(it->second.sector)] = true;
         ++used;
@@ -49,7 +51,8 @@ void attachTruth(Dataset& data, const std::string& path)
     data.truth = std::move(truth);
     const auto sectors = std::count(sectorUsed.begin(), sectorUsed.end(), true);
     std::string note = "truth: " + std::to_string(sectors) + " sectors for the " + std::to_string(used) + " assets, from " + path;
-    if (sectorOf.size() > used) note += " (which also lists " + std::to_string(sectorOf.size() - used) + " assets not in the data)";
+    if (const std::size_t extra = sectorOf.size() - used; extra > 0)
+        note += " (which also lists " + std::to_string(extra) + (extra == 1 ? " asset" : " assets") + " not in the data)";
     data.notes.push_back(std::move(note));
 }
 

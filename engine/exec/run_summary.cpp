@@ -131,8 +131,8 @@ std::string runSummaryText(const RunSummaryInput& in)
     // Reseeding fills an empty cluster from the farthest row; one that stays empty means
     // the rows ran out of distinct points (constant data, duplicates) before k did.
     if (const auto empty = std::count(r.sizes.begin(), r.sizes.end(), 0); empty > 0 && !r.cancelled) {
-        std::snprintf(buffer, sizeof buffer, "warning   %lld of the %d clusters hold no rows: the data has fewer distinct rows than k\n",
-                      static_cast<long long>(empty), r.k);
+        std::snprintf(buffer, sizeof buffer, "warning   %lld of the %d clusters %s no rows: the data has fewer distinct rows than k\n",
+                      static_cast<long long>(empty), r.k, empty == 1 ? "holds" : "hold");
         text += buffer;
     }
     if (in.data.hasTruth() && r.labels.size() == in.data.truth.size()) {

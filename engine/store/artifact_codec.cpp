@@ -27,14 +27,14 @@ std::vector<unsigned char> decompressArtifact(const std::vector<unsigned char>& 
 {
     if (compression.empty()) {
         if (stored.size() != size)
-            throw StoreError(what + " holds " + std::to_string(stored.size()) + " bytes, expected " + std::to_string(size));
+            throw StoreError(what + ": " + std::to_string(stored.size()) + " bytes stored, " + std::to_string(size) + " expected");
         return stored;
     }
-    if (compression != kZlib) throw StoreError(what + " uses an unknown compression '" + compression + "'");
+    if (compression != kZlib) throw StoreError(what + ": unknown compression '" + compression + "'");
     std::vector<unsigned char> out(size);
     uLongf length = static_cast<uLongf>(size);
     if (uncompress(out.data(), &length, stored.data(), static_cast<uLong>(stored.size())) != Z_OK || length != size)
-        throw StoreError(what + " is corrupt: its zlib data does not inflate to " + std::to_string(size) + " bytes");
+        throw StoreError(what + ": corrupt, the zlib data does not inflate to " + std::to_string(size) + " bytes");
     return out;
 }
 

@@ -42,7 +42,7 @@ TEST_CASE("aSectorMapBecomesTheTruth")
     REQUIRE(d.truth == std::vector<std::int32_t>{1, 0, 1, 0});
     bool noted = false;
     for (const std::string& note : d.notes)
-        noted = noted || note == "truth: 2 sectors for the 4 assets, from " + map + " (which also lists 1 assets not in the data)";
+        noted = noted || note == "truth: 2 sectors for the 4 assets, from " + map + " (which also lists 1 asset not in the data)";
     REQUIRE(noted);
     // Without the option, no truth.
     REQUIRE_FALSE(openSource(describeFile(test::writeFile(dir, "p.csv", kPrices), "prices")).hasTruth());
@@ -55,6 +55,6 @@ TEST_CASE("aBadSectorMapNamesTheLineAndField")
     REQUIRE_EQ(errorOf(dir, "asset,sector\nAAA,Tech\nBBB,Tech,extra\n"), map + ":3:10: expected 2 fields (asset,sector), found 3");
     REQUIRE_EQ(errorOf(dir, "asset,sector\nAAA,Tech\nBBB,\n"), map + ":3:5: empty sector (field 2, sector)");
     REQUIRE_EQ(errorOf(dir, "asset,sector\nAAA,Tech\nBBB,Tech\nAAA,Energy\n"), map + ":4:1: asset AAA is listed twice (first on line 2)");
-    REQUIRE(errorOf(dir, "asset,sector\nAAA,Tech\nBBB,Tech\nCCC,Tech\n").find(map + ": no sector for asset DDD (row 4 of ") == 0);
+    REQUIRE(errorOf(dir, "asset,sector\nAAA,Tech\nBBB,Tech\nCCC,Tech\n").find(map + ": no sector for asset DDD (asset 4 of the 4 in ") == 0);
     REQUIRE(errorOf(dir, "").find("empty") != std::string::npos);
 }
