@@ -246,6 +246,18 @@ std::string shareText(double share)
     return text;
 }
 
+// Removes the clusters of no rows from centroids (k x cols); returns how many.
+int dropEmptyClusters(std::vector<float>& centroids, int& k, const std::vector<std::int64_t>& sizes, Index cols)
+{
+    std::vector<float> kept;
+    for (int c = 0; c < k; ++c)
+        if (sizes[static_cast<std::size_t>(c)] > 0) kept.insert(kept.end(), &centroids[c * cols], &centroids[(c + 1) * cols]);
+    const int dropped = k - static_cast<int>(kept.size() / static_cast<std::size_t>(cols));
+    centroids = std::move(kept);
+    k -= dropped;
+    return dropped;
+}
+
 }  // namespace
 
 ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise,
@@ -298,6 +310,12 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
             }
         }
         growing = false;
+        // A cluster still empty here (Lloyd reseeds them while rows allow) means fewer
+        // distinct rows than k: it is no group. Dropped, and Lloyd runs again on the rest.
+        if (const int dropped = dropEmptyClusters(centroids, k, current.sizes, ctx.cols); dropped > 0) {
+            event = "dropped " + std::to_string(dropped) + " empty cluster" + (dropped == 1 ? "" : "s");
+            continue;
+        }
         // One merge round: it undoes over-splits (two halves of one group, noise apart).
         // A merged cluster is not merged again: the separation of two clusters that each
         // hold several groups is a weak statistic (one direction of many), and cascading

@@ -2,6 +2,7 @@
 // realistic default, small universes and long windows), none in pure noise, planted
 // blobs, and the same answer bit for bit on every topology in exact mode.
 #include "engine/cluster/cluster_codec.h"
+#include "engine/cluster/growth_log.h"
 #include "engine/cluster/metrics.h"
 #include "engine/data/demo.h"
 #include "engine/exec/run_clustering.h"
@@ -334,4 +335,32 @@ TEST_CASE("aLoneRowIsNotACluster")
     for (std::int64_t size : report.result.sizes) CHECK(size >= 2);
     const auto& merges = report.result.growth.merges;
     CHECK(std::any_of(merges.begin(), merges.end(), [](const MergeTestRecord& m) { return m.merged; }));
+}
+
+// Fewer distinct rows than k0: a cluster left empty is no cluster, and k says what was
+// found, the same on every topology.
+TEST_CASE("anEmptyClusterIsNotCounted")
+{
+    for (const int distinct : {1, 2}) {
+        Dataset data;
+        data.cols = 2;
+        for (int i = 0; i < 60; ++i) {
+            const float at = static_cast<float>(i % distinct) * 10.f;
+            data.values.insert(data.values.end(), {at + 1.5f, at - 2.5f});
+        }
+        data.rows = 60;
+        KMeansParams params;
+        params.algorithm = Algorithm::AdaptGrow;
+        params.mode = kernels::Mode::Exact;
+        params.k0 = 3;
+        params.kMax = 8;
+        const RunReport reference = runClustering(data, params, parseTopology("host"), 1);
+        CHECK_EQ(reference.result.k, distinct);
+        for (std::int64_t size : reference.result.sizes) CHECK(size > 0);
+        const std::string why = describeGrowthStop(reference.result.growth);
+        CHECK_MESSAGE(why.find("empty cluster") != std::string::npos, why.c_str());
+        const RunReport sharded = runClustering(data, params, parseTopology("shards:3"), 2);
+        CHECK_EQ(sharded.result.k, distinct);
+        CHECK_EQ(sharded.result.labels, reference.result.labels);
+    }
 }
