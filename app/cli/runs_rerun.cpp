@@ -88,16 +88,18 @@ int rerunCommand(const RerunOptions& rerun)
     const ExecutedRun executed = executeRun(options, {{"run", original.info.id, "run", "", "rerun", ""}});
     if (executed.cancelled) return kExitCancelled;
     const std::string name = "run " + shortId(original.info.id);
+    const bool exact = options.params.mode == kernels::Mode::Exact;
     if (original.labels.empty()) {
+        // Exact mode's check could not be made, so it did not pass: a script reads exit 1.
         std::cout << "compare   " << name << " has no stored labels (" << store::toString(original.info.status)
-                  << (original.artifactsCollected ? ", removed by gc" : "") << "): nothing to compare\n";
-        return kExitOk;
+                  << (original.artifactsCollected ? ", removed by gc" : "") << "): nothing to compare"
+                  << (exact ? "; the exact reproduction is NOT checked" : "") << '\n';
+        return exact ? kExitCheckFailed : kExitOk;
     }
     if (original.labels.size() != executed.labels.size()) {
         std::cout << "compare   " << name << " labelled " << original.labels.size() << " rows, the re-run " << executed.labels.size() << '\n';
         return kExitCheckFailed;
     }
-    const bool exact = options.params.mode == kernels::Mode::Exact;
     if (exact && executed.labels == original.labels) {
         std::cout << "compare   labels identical to " << name << " (bit for bit)\n";
         return kExitOk;

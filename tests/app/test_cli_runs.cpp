@@ -446,6 +446,14 @@ private slots:
         QVERIFY(show(drop)["artifacts_collected"].toBool());
         QVERIFY(show(keep)["labels_stored"].toBool());
         QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        // Without its labels a re-run checks nothing: fast mode says so, exact mode fails.
+        const CliResult fast = runCli(QStringList{"runs", "rerun", drop} + db());
+        QVERIFY2(fast.exitCode == 0 && fast.out.contains("nothing to compare"), qPrintable(describe(fast)));
+        const QString exact = run({"--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--mode", "exact"});
+        QCOMPARE(runCli(QStringList{"runs", "delete", exact} + db()).exitCode, 0);
+        QCOMPARE(runCli(QStringList{"runs", "gc"} + db()).exitCode, 0);
+        const CliResult unchecked = runCli(QStringList{"runs", "rerun", exact} + db());
+        QVERIFY2(unchecked.exitCode == 1 && unchecked.out.contains("the exact reproduction is NOT checked"), qPrintable(describe(unchecked)));
     }
 
     void aRunThatFailsIsRecordedWithItsReason()
