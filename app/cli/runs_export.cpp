@@ -7,19 +7,19 @@
 #include "engine/core/error.h"
 #include "engine/report/membership.h"
 
-#include <cstdio>
+#include <charconv>
 #include <utility>
 
 namespace clusterdesk::cli {
 namespace {
 
+// The shortest text that reads back as the same double: 0.005188, not 0.0051879999999999999.
 std::string number(double value)
 {
     char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, ec == std::errc() ? end : text);
 }
-
 
 }  // namespace
 

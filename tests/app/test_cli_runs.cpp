@@ -243,6 +243,15 @@ private slots:
         QFile centroids(out + "/centroids.csv");
         QVERIFY(centroids.open(QIODevice::ReadOnly));
         QCOMPARE(centroids.readAll().count('\n'), 4);
+        // The iterations' figures as the record holds them, in their shortest exact text.
+        QFile iterations(out + "/iterations.csv");
+        QVERIFY(iterations.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = iterations.readAll().split('\n');
+        QVERIFY(lines.size() > 2);
+        QCOMPARE(lines.size(), show(id)["iterations"].toInt() + 2);  // header, one line each, the final newline
+        QVERIFY(lines[1].split(',')[3].toDouble() > 0);  // the first inertia
+        for (const QByteArray& field : lines[1].split(','))
+            QVERIFY2(field.size() < 18, lines[1].constData());  // never %.17g's 0.0051879999999999999
         // The exported centroids start a new run.
         QVERIFY(!run({"--demo", "blobs:n=500,d=3,k=4", "--init-centroids", out + "/centroids.csv"}).isEmpty());
     }
