@@ -9,8 +9,10 @@
 
 namespace clusterdesk {
 
-SourceSpec describeFile(const std::string& path, const std::string& sourceName, const SourceOptions& options)
+SourceSpec describeFile(const std::string& given, const std::string& sourceName, const SourceOptions& options)
 {
+    // Absolute from here on, so every message names the file as the record will.
+    const std::string path = given.empty() ? given : std::filesystem::absolute(given).lexically_normal().string();
     const data::FileHead head(path);
     const data::DataSource& source = sourceName.empty() ? data::detectSource(head) : data::findSource(sourceName);
     if (source.generated())
@@ -22,7 +24,7 @@ SourceSpec describeFile(const std::string& path, const std::string& sourceName, 
                          "; it cannot be read by the " + source.name() + " source");
     }
     SourceOptions complete = source.resolveOptions(head, data::completeOptions(source, options, path));
-    return {source.name(), std::filesystem::absolute(path).lexically_normal().string(), std::move(complete)};
+    return {source.name(), path, std::move(complete)};
 }
 
 std::string matrixSourceOf(const std::string& path)
