@@ -19,7 +19,7 @@ int exitCodeOf(const std::function<int()>& body)
         std::cerr << "clusterdesk-cli: bad input data: " << e.what() << '\n';
         return kExitData;
     } catch (const Cancelled& e) {
-        std::cerr << "clusterdesk-cli: cancelled: " << e.what() << '\n';
+        std::cerr << "clusterdesk-cli: " << e.what() << '\n';  // every message says it was cancelled
         return kExitCancelled;
     } catch (const OutputError& e) {
         std::cerr << "clusterdesk-cli: " << e.what() << '\n';
