@@ -203,6 +203,13 @@ std::string usageOf(const std::string& command)
     static const std::map<std::string, std::string> headings = {
         {"runs", "Runs ("}, {"whatif", "What-if ("}, {"live", "Live ("}, {"report", "Reports ("}};
     const std::string text = usageText();
+    if (command == "run") {
+        // Everything before the other commands' sections, and the store and exit codes after them.
+        const std::size_t others = text.find("\nRuns (");
+        const std::size_t after = text.find("\nThe store is");
+        if (others == std::string::npos || after == std::string::npos) return text;
+        return text.substr(0, others + 1) + text.substr(after + 1) + "\nSee clusterdesk-cli --help for the other commands.\n";
+    }
     const auto heading = headings.find(command);
     if (heading == headings.end()) return text;
     // The usage lines, then the section from its heading to the next line that starts in
