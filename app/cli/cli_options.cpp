@@ -246,6 +246,19 @@ std::vector<ProtectedFile> storeFilesToKeep(const std::string& dbOption, bool re
     }
 }
 
+std::vector<ProtectedFile> inputFilesToKeep(const RunOptions& o)
+{
+    std::vector<ProtectedFile> keep;
+    if (!o.dataPath.empty()) keep.push_back({o.dataPath, "the input data (--data)"});
+    if (o.recorded) {
+        const std::vector<ProtectedFile> recorded = inputFilesOf(*o.recorded, "the recorded run");
+        keep.insert(keep.end(), recorded.begin(), recorded.end());
+    }
+    if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
+    if (const auto truth = o.sourceOptions.find("truth"); truth != o.sourceOptions.end()) keep.push_back({truth->second, "the sector map (--truth)"});
+    return keep;
+}
+
 bool parseEngineOption(const std::string& option, const std::function<const std::string&()>& value, RunOptions& o)
 {
     if (option == "--algo")

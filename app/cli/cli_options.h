@@ -44,6 +44,9 @@ std::string existingStorePath(const std::string& dbOption);
 // whether or not it records there; none when no store has a place and `recording` is
 // false (recording, that is a UsageError).
 std::vector<ProtectedFile> storeFilesToKeep(const std::string& dbOption, bool recording);
+// The files a run with these options reads (--data, the recorded run's data, --truth,
+// --init-centroids), which no output may replace.
+std::vector<ProtectedFile> inputFilesToKeep(const RunOptions& o);
 
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);

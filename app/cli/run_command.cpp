@@ -74,11 +74,7 @@ store::LineageEdge warmStart(RunOptions& options, std::int64_t cols)
 // held. No output may name an input, the store or another output.
 void checkOutputs(const RunOptions& o, const Topology& topology)
 {
-    std::vector<ProtectedFile> keep;
-    if (!o.dataPath.empty()) keep.push_back({o.dataPath, "the input data (--data)"});
-    if (o.recorded && !isGenerated(*o.recorded)) keep.push_back({o.recorded->location, "the recorded run's input data"});
-    if (!o.initCentroidsPath.empty()) keep.push_back({o.initCentroidsPath, "the initial centroids (--init-centroids)"});
-    if (const auto truth = o.sourceOptions.find("truth"); truth != o.sourceOptions.end()) keep.push_back({truth->second, "the sector map (--truth)"});
+    std::vector<ProtectedFile> keep = inputFilesToKeep(o);
     if (!topology.hostfile.empty()) keep.push_back({topology.hostfile, "the pool's hostfile (--topology)"});
     const std::vector<ProtectedFile> storeParts = storeFilesToKeep(o.dbPath, o.record);
     // Reading the store as data would load a database as numbers.
@@ -174,7 +170,7 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     if (report.result.cancelled && writesOutputs) {
         std::cerr << "clusterdesk-cli: the run was cancelled: --labels-out and --centroids-out were not written\n";
     } else {
-        if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, clusterdesk::report::labelsCsv(*data, report.result.labels));
+        if (!options.labelsPath.empty()) writeFileReplacing(options.labelsPath, clusterdesk::report::labelsCsv(data->rowNames, report.result.labels));
         if (!options.centroidsPath.empty())
             writeFileReplacing(options.centroidsPath, centroidsText(report.result.centroids, report.result.k, report.result.cols));
     }

@@ -14,6 +14,7 @@
 #include "engine/session/run_record.h"
 #include "engine/store/run_store.h"
 #include "engine/store/store_path.h"
+#include "engine/stream/live_input.h"
 
 #include <unistd.h>
 
@@ -133,20 +134,25 @@ int exportCommand(const std::vector<std::string>& args)
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
     // The asset names come from the data the run read, reopened only when it still
-    // hashes the same; without it the labels keep row numbers, and say why.
-    std::optional<Dataset> data;
+    // hashes the same (a live update's, from its recorded window); without them the
+    // labels keep row numbers, and say why.
+    std::vector<std::string> rowNames;
     if (!record.labels.empty()) {
         try {
-            data = session::openRecordedDataset(record.info);
+            if (record.info.dataSource.source != kLiveSource)
+                rowNames = session::openRecordedDataset(record.info).rowNames;
+            else if (!record.liveInput.empty())
+                rowNames = stream::liveInputFromJson(record.liveInput, "the recorded input of run " + record.info.id).windowAssets;
+            if (rowNames.empty()) throw UsageError("its window's assets were not recorded (an update from before they were kept, or gc removed them)");
         } catch (const Error& e) {
-            std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's data could not be reopened (" << e.what() << ")\n";
+            std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's row names are not at hand (" << e.what() << ")\n";
         }
     }
     // Nothing exported may replace the store or what the run read.
     std::vector<ProtectedFile> keep = store::storeFiles(runStore->path());
     const std::vector<ProtectedFile> inputs = session::inputFilesOf(record.info);
     keep.insert(keep.end(), inputs.begin(), inputs.end());
-    for (const auto& file : exportRun(record, a.value("--out"), keep, data ? &*data : nullptr))
+    for (const auto& file : exportRun(record, a.value("--out"), keep, rowNames))
         std::cout << "wrote     " << file.string() << '\n';
     return kExitOk;
 }

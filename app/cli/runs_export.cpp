@@ -5,26 +5,15 @@
 
 #include "engine/core/csv_cell.h"
 #include "engine/core/error.h"
+#include "engine/data/source_options.h"
 #include "engine/report/membership.h"
 
-#include <charconv>
 #include <utility>
 
 namespace clusterdesk::cli {
-namespace {
-
-// The shortest text that reads back as the same double: 0.005188, not 0.0051879999999999999.
-std::string number(double value)
-{
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, ec == std::errc() ? end : text);
-}
-
-}  // namespace
 
 std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, const std::filesystem::path& dir,
-                                             const std::vector<ProtectedFile>& keep, const Dataset* data)
+                                             const std::vector<ProtectedFile>& keep, const std::vector<std::string>& rowNames)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -33,20 +22,20 @@ std::vector<std::filesystem::path> exportRun(const store::RunRecord& record, con
     std::vector<std::pair<std::filesystem::path, std::string>> files;
     auto add = [&](const char* name, std::string content) { files.emplace_back(dir / name, std::move(content)); };
     add("run.json", runRecordJson(record).dump(2) + "\n");
-    if (!record.labels.empty()) add("labels.csv", report::labelsCsv(data ? *data : Dataset{}, record.labels));
+    if (!record.labels.empty()) add("labels.csv", report::labelsCsv(rowNames, record.labels));
     if (!record.centroids.empty()) add("centroids.csv", centroidsText(record.centroids, record.k, record.cols));
     if (!record.iterations.empty()) {
         std::string text = "iteration,round,k,inertia,assign_ms,update_ms,reduce_ms,rows_searched,event\n";
         for (const IterationStats& s : record.iterations)
-            text += std::to_string(s.iteration) + ',' + std::to_string(s.round) + ',' + std::to_string(s.k) + ',' + number(s.inertia) + ',' +
-                    number(s.assignMs) + ',' + number(s.updateMs) + ',' + number(s.reduceMs) + ',' + std::to_string(s.rowsSearched) + ',' +
+            text += std::to_string(s.iteration) + ',' + std::to_string(s.round) + ',' + std::to_string(s.k) + ',' + data::realText(s.inertia) + ',' +
+                    data::realText(s.assignMs) + ',' + data::realText(s.updateMs) + ',' + data::realText(s.reduceMs) + ',' + std::to_string(s.rowsSearched) + ',' +
                     csvCell(s.event) + '\n';
         add("iterations.csv", std::move(text));
     }
     if (!record.telemetry.empty()) {
         std::string text = "seconds,device,watts,kind\n";
         for (const store::TelemetrySample& t : record.telemetry)
-            text += number(t.seconds) + ',' + csvCell(t.device) + ',' + number(t.watts) + ',' + t.kind + '\n';
+            text += data::realText(t.seconds) + ',' + csvCell(t.device) + ',' + data::realText(t.watts) + ',' + t.kind + '\n';
         add("telemetry.csv", std::move(text));
     }
     for (const auto& [path, content] : files) checkOutputPath("runs export --out", path.string(), keep);

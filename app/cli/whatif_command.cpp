@@ -169,8 +169,7 @@ int whatifCommand(const std::vector<std::string>& args)
         WhatifOptions options = parseWhatifOptions(args);
         RunOptions& run = options.run;
         if (!run.jsonPath.empty() && run.jsonPath != "-") {
-            std::vector<ProtectedFile> keep;
-            if (!run.dataPath.empty()) keep.push_back({run.dataPath, "the input data (--data)"});
+            std::vector<ProtectedFile> keep = inputFilesToKeep(run);
             if (!options.catalogPath.empty()) keep.push_back({options.catalogPath, "the catalog (--catalog)"});
             const std::vector<ProtectedFile> storeParts = storeFilesToKeep(run.dbPath, run.record);
             keep.insert(keep.end(), storeParts.begin(), storeParts.end());

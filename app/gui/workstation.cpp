@@ -259,7 +259,10 @@ bool Workstation::exportMembers(const QString& path)
     try {
         // Neither the store nor the dataset a member list came from is overwritten by it.
         std::vector<ProtectedFile> keep = m_storeFiles;
-        if (const auto data = m_window->dataset(); data && !isGenerated(data->spec)) keep.push_back({data->spec.location, "the loaded data"});
+        if (const auto data = m_window->dataset()) {
+            const std::vector<ProtectedFile> inputs = inputFilesOf(data->spec, "the loaded dataset");
+            keep.insert(keep.end(), inputs.begin(), inputs.end());
+        }
         checkOutputPath("Export members", path.toStdString(), keep);
         writeFileReplacing(path.toStdString(), m_window->membersView().model().toCsv().toStdString());
     } catch (const std::exception& e) {

@@ -72,7 +72,7 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
         files.emplace_back(request.out, bytes.toStdString());
         files.emplace_back(evidencePathFor(request.out), toJson(content.evidence) + "\n");
         for (const RunSection& run : content.runs)
-            if (run.data) files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1), labelsCsv(*run.data, run.record.labels));
+            if (run.data) files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1), labelsCsv(run.data->rowNames, run.record.labels));
     } else {
         files.emplace_back(request.out, reportHtml(content, plots, ReportTarget::Html).toStdString());
     }

@@ -1,6 +1,7 @@
 #include "demo_spec.h"
 
 #include "engine/core/error.h"
+#include "source_options.h"
 
 #include <charconv>
 #include <cmath>
@@ -84,9 +85,7 @@ double DemoSpec::real(const std::string& key, double fallback, double min, doubl
         if (ec != std::errc() || end != shown.data() + shown.size() || !std::isfinite(value))
             throw UsageError("demo '" + m_name + "': " + key + "=" + shown + " is not a number");
     }
-    char buffer[64];
-    const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
-    shown.assign(buffer, written.ptr);
+    shown = realText(value);
     if (!(value >= min && value <= max)) {
         throw UsageError("demo '" + m_name + "': " + key + "=" + shown + " is out of range [" + std::to_string(min) +
                          ", " + std::to_string(max) + "]");

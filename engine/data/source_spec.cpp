@@ -6,6 +6,14 @@
 
 namespace clusterdesk {
 
+std::vector<ProtectedFile> inputFilesOf(const SourceSpec& spec, const std::string& whose)
+{
+    if (isGenerated(spec) || spec.source == kLiveSource) return {};
+    std::vector<ProtectedFile> files = {{spec.location, "the data of " + whose}};
+    if (const auto truth = spec.options.find("truth"); truth != spec.options.end()) files.push_back({truth->second, "the sector map of " + whose});
+    return files;
+}
+
 std::string sourceSpecToJson(const SourceSpec& spec)
 {
     return nlohmann::json{{"source", spec.source}, {"location", spec.location}, {"options", spec.options}}.dump();

@@ -4,8 +4,11 @@
 // the store, the pool job (every rank reopens exactly this), --json and exports.
 #pragma once
 
+#include "engine/core/output_file.h"
+
 #include <map>
 #include <string>
+#include <vector>
 
 namespace clusterdesk {
 
@@ -26,6 +29,11 @@ bool isGenerated(const SourceSpec& spec);
 // The source of a live session's window (location: the feed's URL). Not a registered
 // source: a window is assembled from the feed, never reopened (runs rerun replays it).
 inline constexpr const char* kLiveSource = "live";
+
+// The files the source reads (its file, its sector map), which no output may replace;
+// none for generated data or a live feed. Their roles end in `whose`: "the data of
+// run 01234567", "the sector map of run 01234567".
+std::vector<ProtectedFile> inputFilesOf(const SourceSpec& spec, const std::string& whose);
 
 // {"source":..., "location":..., "options":{...}}.
 std::string sourceSpecToJson(const SourceSpec& spec);

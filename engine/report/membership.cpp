@@ -60,12 +60,12 @@ Membership membershipOf(const Dataset& data, std::span<const std::int32_t> label
     return out;
 }
 
-std::string labelsCsv(const Dataset& data, std::span<const std::int32_t> labels)
+std::string labelsCsv(std::span<const std::string> rowNames, std::span<const std::int32_t> labels)
 {
-    const bool named = data.rowNames.size() == labels.size();
+    const bool named = rowNames.size() == labels.size();
     std::string text = "id,cluster\n";
     for (std::size_t i = 0; i < labels.size(); ++i)
-        text += (named ? csvCell(data.rowNames[i]) : std::to_string(i)) + ',' + std::to_string(labels[i]) + '\n';
+        text += (named ? csvCell(rowNames[i]) : std::to_string(i)) + ',' + std::to_string(labels[i]) + '\n';
     return text;
 }
 

@@ -41,7 +41,8 @@ Membership membershipOf(const Dataset& data, std::span<const std::int32_t> label
                         std::size_t centralCount = 5);
 
 // The labels as a CSV file, one line per row in row order: "id,cluster", the id being
-// the row's name (an asset) or, when the data has none, its 0-based row number.
-std::string labelsCsv(const Dataset& data, std::span<const std::int32_t> labels);
+// the row's name (an asset) or, when there are none (or not one per label), its 0-based
+// row number.
+std::string labelsCsv(std::span<const std::string> rowNames, std::span<const std::int32_t> labels);
 
 }  // namespace clusterdesk::report

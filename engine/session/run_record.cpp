@@ -112,12 +112,7 @@ std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
 
 std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run)
 {
-    const SourceSpec& source = run.dataSource;
-    if (isGenerated(source) || source.source == kLiveSource) return {};
-    std::vector<ProtectedFile> files = {{source.location, "the data of run " + run.id.substr(0, 8)}};
-    if (const auto truth = source.options.find("truth"); truth != source.options.end())
-        files.push_back({truth->second, "the sector map of run " + run.id.substr(0, 8)});
-    return files;
+    return inputFilesOf(run.dataSource, "run " + run.id.substr(0, 8));
 }
 
 Dataset openRecordedDataset(const store::RunInfo& run)

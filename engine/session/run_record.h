@@ -4,7 +4,6 @@
 // for a re-run or a view only when its content hash still matches.
 #pragma once
 
-#include "engine/core/output_file.h"
 #include "engine/data/dataset.h"
 #include "engine/exec/run_summary.h"
 #include "engine/store/run_store.h"
@@ -32,8 +31,8 @@ std::string recordedRowNamesHash(const store::RunInfo& run);
 // row names than the run recorded), or empty when it is.
 std::string whyNotTheData(const store::RunInfo& run, const Dataset& data);
 
-// The files a recorded run read (its data, its sector map), which nothing written for
-// it may replace; none for generated data or a live feed.
+// The files a recorded run read (its data, its sector map: inputFilesOf(SourceSpec)),
+// which nothing written for it may replace.
 std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run);
 
 // The dataset a recorded run read, reopened from its recorded source. Throws DataError

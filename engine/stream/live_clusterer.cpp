@@ -110,6 +110,7 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
             m_input.session = m_options;
             m_input.session->store = nullptr;
         }
+        m_input.windowAssets = data->rowNames;
         request.liveInput = liveInputToJson(m_input);
         m_input = {};
     }

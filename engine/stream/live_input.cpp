@@ -88,7 +88,7 @@ std::string liveInputToJson(const LiveInput& input)
         if (call.sectors) c["sectors"] = *call.sectors;
         calls.push_back(std::move(c));
     }
-    json out = {{"calls", std::move(calls)}};
+    json out = {{"calls", std::move(calls)}, {"window_assets", input.windowAssets}};
     if (input.session) out["session"] = optionsToJson(*input.session);
     return out.dump();
 }
@@ -106,6 +106,7 @@ LiveInput liveInputFromJson(const std::string& text, const std::string& what)
             if (c.contains("sectors")) call.sectors = c.at("sectors").get<std::unordered_map<std::string, std::string>>();
             input.calls.push_back(std::move(call));
         }
+        if (j.contains("window_assets")) input.windowAssets = j.at("window_assets").get<std::vector<std::string>>();
         return input;
     } catch (const CodecError& e) {
         throw CodecError(what + ": " + e.what());

@@ -4,6 +4,7 @@
 // window reads; the symbol names new since the call before; the feed's sectors when
 // they changed), and, with the session's first update, the options the session ran
 // with. In exact mode a replay gives every update's labels and centroids bit for bit.
+// Each also names the assets of its window in row order: what its labels label.
 #pragma once
 
 #include "live_options.h"
@@ -27,6 +28,7 @@ struct LiveInputCall {
 struct LiveInput {
     std::optional<LiveOptions> session;  // the session's first update only (without its store)
     std::vector<LiveInputCall> calls;
+    std::vector<std::string> windowAssets;  // the update's rows (empty in records made before they were kept)
 };
 
 std::string liveInputToJson(const LiveInput& input);

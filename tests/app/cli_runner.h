@@ -11,9 +11,11 @@ struct CliResult {
     QString err;
 };
 
-inline CliResult runCli(const QStringList& args, int timeoutMs = 300000)
+// In `env` (the test's own environment stays as it was, whatever fails).
+inline CliResult runCliIn(const QProcessEnvironment& env, const QStringList& args, int timeoutMs = 300000)
 {
     QProcess process;
+    process.setProcessEnvironment(env);
     process.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), args);
     CliResult result;
     if (!process.waitForFinished(timeoutMs)) {
@@ -26,4 +28,9 @@ inline CliResult runCli(const QStringList& args, int timeoutMs = 300000)
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+inline CliResult runCli(const QStringList& args, int timeoutMs = 300000)
+{
+    return runCliIn(QProcessEnvironment::systemEnvironment(), args, timeoutMs);
 }

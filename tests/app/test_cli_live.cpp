@@ -163,6 +163,21 @@ private slots:
                 QVERIFY2(said.contains("run " + run.left(8) + "  labels and centroids identical (bit for bit)"), qPrintable(said));
             QVERIFY2(said.contains("6 of 6 updates reproduced bit for bit"), qPrintable(said));
         }
+        // An update's labels export under its window's asset names, as recorded with it.
+        QProcess exported;
+        const QString out = QString::fromStdString(temp.path()) + "/export";
+        exported.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"runs", "export", runs.back(), "--out", out, "--db", db});
+        QVERIFY(exported.waitForFinished(60000));
+        const QByteArray err = exported.readAllStandardError();
+        QVERIFY2(exported.exitCode() == 0 && !err.contains("by number"), err.constData());
+        QFile labels(out + "/labels.csv");
+        QVERIFY(labels.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = labels.readAll().trimmed().split('\n');
+        QVERIFY(lines.size() > 4);
+        std::set<QByteArray> assets;
+        for (int i = 1; i < lines.size(); ++i) assets.insert(lines[i].split(',')[0]);
+        QCOMPARE(assets.size(), std::size_t(lines.size() - 1));  // one line per asset, each named once
+        QVERIFY2(!lines[1].startsWith("0,"), lines[1].constData());
     }
 
     // The demo at the feed's maximum rate for 30 s: every message taken, none bad, and

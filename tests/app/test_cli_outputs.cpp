@@ -72,22 +72,33 @@ private slots:
     {
         QTemporaryDir dir;
         const QString key = dir.filePath("keys/chain.key"), db = dir.filePath("S");
-        const QByteArray keyBefore = qgetenv("CLUSTERDESK_CHAIN_KEY"), dbBefore = qgetenv("CLUSTERDESK_DB");
-        qputenv("CLUSTERDESK_CHAIN_KEY", key.toUtf8());
-        qputenv("CLUSTERDESK_DB", db.toUtf8());  // the user's store, which a run without --db records in
-        QCOMPARE(runCli({"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2"}).exitCode, 0);  // makes the key
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("CLUSTERDESK_CHAIN_KEY", key);
+        env.insert("CLUSTERDESK_DB", db);  // the user's store, which a run without --db records in
+        QCOMPARE(runCliIn(env, {"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2"}).exitCode, 0);  // makes the key
         const QByteArray secret = contentOf(key);
         for (const QStringList& recording : {QStringList{}, QStringList{"--no-record"}}) {
             for (const QString& out : {key, db}) {
-                const CliResult r = runCli(QStringList{"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--labels-out", out} + recording);
+                const CliResult r = runCliIn(env, QStringList{"run", "--demo", "blobs:n=200,d=2,k=2", "--k", "2", "--labels-out", out} + recording);
                 QCOMPARE(r.exitCode, 2);
                 QVERIFY2(r.err.contains("would overwrite the run store"), qPrintable(r.err));
             }
         }
         QCOMPARE(contentOf(key), secret);
-        QCOMPARE(runCli({"runs", "verify", "--db", db}).exitCode, 0);
-        qputenv("CLUSTERDESK_CHAIN_KEY", keyBefore);
-        qputenv("CLUSTERDESK_DB", dbBefore);
+        QCOMPARE(runCliIn(env, {"runs", "verify"}).exitCode, 0);
+    }
+
+    void whatifJsonNeverReplacesTheSectorMap()
+    {
+        QTemporaryDir dir;
+        const QString prices = dir.filePath("p.csv"), sectors = dir.filePath("sectors.csv");
+        QVERIFY(writeText(prices, "date,A,B,C,D\n2024-01-01,1,2,3,4\n2024-01-02,1.1,2.2,2.9,4.1\n2024-01-03,1.2,2.1,3.1,4.3\n"));
+        const QByteArray map = "asset,sector\nA,x\nB,x\nC,y\nD,y\n";
+        QVERIFY(writeText(sectors, map));
+        const CliResult r = runCli({"whatif", "--data", prices, "--truth", sectors, "--k", "2", "--topologies", "host", "--no-record", "--json", sectors});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("would overwrite the sector map (--truth)"), qPrintable(r.err));
+        QCOMPARE(contentOf(sectors), map);
     }
 
     void liveJsonNeverReplacesTheStore()

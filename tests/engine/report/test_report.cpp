@@ -107,10 +107,8 @@ TEST_CASE("membership lists every asset by cluster, nearest first, with each clu
                          doctest::Contains("row 4 has label 2"), UsageError);
 
     // Names are quoted where they hold a separator; without names, row numbers.
-    CHECK(report::labelsCsv(d, std::vector<std::int32_t>{0, 0, 1, 1}) == "id,cluster\nAAA,0\n\"B,\"\"B\"\"\",0\nCCC,1\nDDD,1\n");
-    Dataset unnamed = d;
-    unnamed.rowNames.clear();
-    CHECK(report::labelsCsv(unnamed, std::vector<std::int32_t>{1, 0, 1, 1}) == "id,cluster\n0,1\n1,0\n2,1\n3,1\n");
+    CHECK(report::labelsCsv(d.rowNames, std::vector<std::int32_t>{0, 0, 1, 1}) == "id,cluster\nAAA,0\n\"B,\"\"B\"\"\",0\nCCC,1\nDDD,1\n");
+    CHECK(report::labelsCsv({}, std::vector<std::int32_t>{1, 0, 1, 1}) == "id,cluster\n0,1\n1,0\n2,1\n3,1\n");
 }
 
 TEST_CASE("evidence survives the HTML appendix and is checked against the store")
