@@ -90,11 +90,13 @@ int rerunCommand(const RerunOptions& rerun)
     const std::string name = "run " + shortId(original.info.id);
     const bool exact = options.params.mode == kernels::Mode::Exact;
     if (original.labels.empty()) {
-        // Exact mode's check could not be made, so it did not pass: a script reads exit 1.
+        // A result gc removed cannot be checked, so exact mode's check did not pass (a
+        // script reads exit 1); a run that failed or was cancelled had none to check.
+        const bool unchecked = exact && original.artifactsCollected;
         std::cout << "compare   " << name << " has no stored labels (" << store::toString(original.info.status)
                   << (original.artifactsCollected ? ", removed by gc" : "") << "): nothing to compare"
-                  << (exact ? "; the exact reproduction is NOT checked" : "") << '\n';
-        return exact ? kExitCheckFailed : kExitOk;
+                  << (unchecked ? "; the exact reproduction is NOT checked" : "") << '\n';
+        return unchecked ? kExitCheckFailed : kExitOk;
     }
     if (original.labels.size() != executed.labels.size()) {
         std::cout << "compare   " << name << " labelled " << original.labels.size() << " rows, the re-run " << executed.labels.size() << '\n';

@@ -17,8 +17,9 @@ struct RerunOptions {
 };
 
 // Exact mode: exit 0 and "labels identical to run X (bit for bit)", or exit 1 naming how
-// many rows differ. Fast mode: prints the ARI against the stored labels, exit 0. A
-// live replay says the same per update, and exits 1 in exact mode unless all match.
+// many rows differ, or saying that gc removed the labels to compare with. Fast mode:
+// prints the ARI against the stored labels, exit 0. A live replay says the same per
+// update, and exits 1 in exact mode unless all match.
 int rerunCommand(const RerunOptions& options);
 
 }  // namespace clusterdesk::cli

@@ -35,6 +35,19 @@ double normalise(float* v, Index d)
     return norm;
 }
 
+// Keeps the clusters `keep(c)` says to (centroids k x d, in order); returns how many went.
+template <class Keep>
+int keepClusters(std::vector<float>& centroids, int& k, Index d, Keep keep)
+{
+    std::vector<float> kept;
+    for (int c = 0; c < k; ++c)
+        if (keep(c)) kept.insert(kept.end(), &centroids[c * d], &centroids[(c + 1) * d]);
+    const int removed = k - static_cast<int>(kept.size() / static_cast<std::size_t>(d));
+    centroids = std::move(kept);
+    k -= removed;
+    return removed;
+}
+
 struct SplitTest {
     std::vector<float> children;         // 2k x d: rows 2c and 2c+1 split cluster c
     std::vector<int> accepted;           // clusters whose split is structure (split_criterion.h), widest margin first
@@ -168,11 +181,7 @@ public:
             for (std::size_t r = firstRecord; r < records.size(); ++r)
                 if (records[r].a == p.a && records[r].b == p.b) records[r].merged = true;
         }
-        std::vector<float> kept;
-        for (int c = 0; c < k; ++c)
-            if (!gone[static_cast<std::size_t>(c)]) kept.insert(kept.end(), &centroids[c * m_d], &centroids[(c + 1) * m_d]);
-        centroids = std::move(kept);
-        k -= merged;
+        keepClusters(centroids, k, m_d, [&](int c) { return !gone[static_cast<std::size_t>(c)]; });
         return merged;
     }
 
@@ -246,18 +255,6 @@ std::string shareText(double share)
     return text;
 }
 
-// Removes the clusters of no rows from centroids (k x cols); returns how many.
-int dropEmptyClusters(std::vector<float>& centroids, int& k, const std::vector<std::int64_t>& sizes, Index cols)
-{
-    std::vector<float> kept;
-    for (int c = 0; c < k; ++c)
-        if (sizes[static_cast<std::size_t>(c)] > 0) kept.insert(kept.end(), &centroids[c * cols], &centroids[(c + 1) * cols]);
-    const int dropped = k - static_cast<int>(kept.size() / static_cast<std::size_t>(cols));
-    centroids = std::move(kept);
-    k -= dropped;
-    return dropped;
-}
-
 }  // namespace
 
 ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const RunControl& control, const NoiseModel& noise,
@@ -310,9 +307,12 @@ ClusterResult runAdaptGrow(ShardContext& ctx, const KMeansParams& params, const 
             }
         }
         growing = false;
-        // A cluster still empty here (Lloyd reseeds them while rows allow) means fewer
-        // distinct rows than k: it is no group. Dropped, and Lloyd runs again on the rest.
-        if (const int dropped = dropEmptyClusters(centroids, k, current.sizes, ctx.cols); dropped > 0) {
+        // A cluster of no rows is no group (Lloyd reseeds empty ones while it has distinct
+        // rows to offer, so this is mostly data with fewer distinct rows than k): dropped,
+        // and Lloyd runs again on the rest; in the last round, the final assignment below
+        // labels the rows with what is left.
+        const auto held = [&](int c) { return current.sizes[static_cast<std::size_t>(c)] > 0; };
+        if (const int dropped = keepClusters(centroids, k, ctx.cols, held); dropped > 0) {
             event = "dropped " + std::to_string(dropped) + " empty cluster" + (dropped == 1 ? "" : "s");
             continue;
         }

@@ -101,8 +101,8 @@ std::string describeGrowthStop(const GrowthLog& log)
     // What growth left and merging did not take: clusters of no rows, dropped.
     const int dropped = log.stopK - static_cast<int>(merged) - log.finalK;
     if (dropped > 0)
-        text += " Then " + plural(static_cast<std::size_t>(dropped), "empty cluster", "empty clusters") +
-                " dropped (the data has fewer distinct rows than k)" + (merged > 0 ? "" : ": k=" + std::to_string(log.finalK)) + ".";
+        text += " Then " + plural(static_cast<std::size_t>(dropped), "empty cluster", "empty clusters") + " dropped" +
+                (merged > 0 ? "" : ": k=" + std::to_string(log.finalK)) + ".";
     if (merged > 0)
         text += " Then " + plural(merged, "pair", "pairs") + " merged (noise apart, or a single row): k=" + std::to_string(log.finalK) + ".";
     return text;
