@@ -106,6 +106,13 @@ void MainWindow::addTab(QWidget* page, const QString& title)
 {
     m_tabs->addTab(page, title);
     if (auto* plot = qobject_cast<PlotView*>(page)) m_plots.push_back(plot);
+    keepFromExports(m_keep);
+}
+
+void MainWindow::keepFromExports(const std::vector<ProtectedFile>& files)
+{
+    m_keep = files;
+    for (PlotView* plot : findChildren<PlotView*>()) plot->keepFromExports(m_keep);
 }
 
 QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, Qt::DockWidgetArea area)

@@ -11,6 +11,8 @@
 
 #include "run_set.h"
 
+#include "engine/core/output_file.h"
+
 #include <QMainWindow>
 
 #include <memory>
@@ -68,6 +70,9 @@ public:
 
     // Redraws every graph now (screenshots, the end of a run).
     void refreshAll();
+    // Files no graph export may replace (the run store's), for the graphs of every tab,
+    // those added later included.
+    void keepFromExports(const std::vector<ProtectedFile>& files);
 
 public slots:
     void showError(const QString& message);
@@ -103,6 +108,7 @@ private:
     MembersView* m_members = nullptr;
     TopologyPanel* m_topologyPanel = nullptr;
     std::vector<PlotView*> m_plots;
+    std::vector<ProtectedFile> m_keep;  // what no graph export may replace
     QTimer* m_redraw = nullptr;
     QAction* m_run = nullptr;
     QAction* m_cancel = nullptr;

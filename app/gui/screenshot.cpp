@@ -196,8 +196,11 @@ int writeScreenshots(const ScreenshotRequest& request)
 {
     constexpr int kTimeoutMs = 10 * 60 * 1000;
     const bool all = request.tab.compare("all", Qt::CaseInsensitive) == 0;
-    // The path is checked before the job runs, so a bad one fails at once.
-    const std::vector<ProtectedFile> keep = request.storePath.isEmpty() ? std::vector<ProtectedFile>{} : store::storeFiles(request.storePath.toStdString());
+    QTemporaryDir scratch;  // the store when none is given: a screenshot is not a run to keep
+    const QString storePath = request.storePath.isEmpty() ? scratch.filePath("runs.sqlite") : request.storePath;
+    // The path is checked before the job runs, so a bad one fails at once; the store's
+    // files include the chain key, the user's even with a scratch store.
+    const std::vector<ProtectedFile> keep = store::storeFiles(storePath.toStdString());
     if (!all) {
         try {
             if (!request.path.endsWith(".png", Qt::CaseInsensitive))
@@ -208,8 +211,7 @@ int writeScreenshots(const ScreenshotRequest& request)
             return 2;
         }
     }
-    QTemporaryDir scratch;  // the store when none is given: a screenshot is not a run to keep
-    Workstation station(request.storePath.isEmpty() ? scratch.filePath("runs.sqlite") : request.storePath);
+    Workstation station(storePath);
     ui::MainWindow& window = station.window();
     window.resize(1280, 800);
     window.show();

@@ -88,6 +88,7 @@ Workstation::Workstation(const QString& storePath)
     m_controller->moveToThread(&m_runThread);
     connect(&m_runThread, &QThread::finished, m_controller, &QObject::deleteLater);
     if (!storePath.isEmpty()) m_storeFiles = store::storeFiles(storePath.toStdString());
+    m_window->keepFromExports(m_storeFiles);
     m_loader = new DataLoader(m_storeFiles);
     m_loader->moveToThread(&m_dataThread);
     connect(&m_dataThread, &QThread::finished, m_loader, &QObject::deleteLater);

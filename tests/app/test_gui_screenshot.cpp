@@ -2,6 +2,7 @@
 // window off screen after the default job, --help and --version answer, and bad
 // arguments or a bad demo fail with a message rather than hanging or crashing.
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -37,6 +38,21 @@ private slots:
         const auto [code, text] = run({"--screenshot", path, "--demo", "blobs:n=3000,d=4,k=3", "--tab", "latency"});
         QVERIFY2(code == 0, qPrintable(text));
         QVERIFY(!QImage(path).isNull());
+    }
+
+    void aFolderOfPicturesNeverReplacesTheStore()
+    {
+        // One tab's picture would land on a link to the store: refused, the store whole.
+        QTemporaryDir out, home;
+        const QString db = home.filePath("runs.sqlite");
+        QVERIFY(QFile::link(db, out.filePath("members.png")));
+        const auto [code, text] = run({"--screenshot", out.path(), "--tab", "all", "--demo", "blobs:n=3000,d=4,k=3", "--db", db});
+        QCOMPARE(code, 2);
+        QVERIFY2(text.contains("members.png would overwrite the run store"), qPrintable(text));
+        QFile store(db);
+        QVERIFY(store.open(QIODevice::ReadOnly));
+        QVERIFY(store.read(15) == "SQLite format 3");
+        QCOMPARE(QFileInfo(out.filePath("members.png")).symLinkTarget(), db);
     }
 
     void refusesWhatItCannotDo()

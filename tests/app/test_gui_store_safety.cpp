@@ -7,6 +7,7 @@
 #include "gui_test_support.h"
 
 #include "ui/error_banner.h"
+#include "ui/plots/plot_view.h"
 
 #include "app/gui/history_controller.h"
 #include "app/gui/run_controller.h"
@@ -113,6 +114,16 @@ private slots:
         const auto first = test::runToEnd(station);
         QVERIFY(first && first->error.isEmpty());
         QVERIFY(QFile::exists(db + "-wal") && QFile::exists(db + "-shm"));  // the window holds the store open
+        // No graph of any tab is exported over the store, whatever name reaches it.
+        QVERIFY(QFile::link(db, dir.filePath("store.png")));
+        const QList<ui::PlotView*> plots = station.window().findChildren<ui::PlotView*>();
+        QVERIFY(plots.size() >= 8);  // the run graphs, the live ones, the comparison's
+        for (ui::PlotView* plot : plots) {
+            QString error;
+            QVERIFY(!plot->exportTo(dir.filePath("store.png"), &error));
+            QVERIFY2(error.contains("would overwrite the run store"), qPrintable(plot->objectName() + ": " + error));
+        }
+        QVERIFY(QFile::remove(dir.filePath("store.png")));  // the link only; the dialog below lists the folder as it was
         // The member list is never exported over the store or one of its files.
         for (const QString& out : {db, db + "-wal"}) {
             QVERIFY(!station.exportMembers(out));

@@ -178,12 +178,23 @@ private slots:
         }
         QFile svg(dir.filePath("latency.svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));
-        QVERIFY(svg.readAll().contains("<svg"));        // Written through temporary files renamed into place: nothing else is left, and
+        QVERIFY(svg.readAll().contains("<svg"));
+        // Written through temporary files renamed into place: nothing else is left, and
         // an export that cannot be written says so.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
         QString error;
         QVERIFY(!plot.exportTo(dir.filePath("missing/latency.png"), &error));
-        QVERIFY2(error.contains("cannot write"), qPrintable(error));
+        QVERIFY2(error.contains("missing/latency.png"), qPrintable(error));
+        // A kept file (the run store) is never replaced, under any name that reaches it.
+        QFile store(dir.filePath("runs.sqlite"));
+        QVERIFY(store.open(QIODevice::WriteOnly) && store.write("SQLite format 3") > 0);
+        store.close();
+        QVERIFY(QFile::link(store.fileName(), dir.filePath("store.png")));
+        plot.keepFromExports({{store.fileName().toStdString(), "the run store"}});
+        QVERIFY(!plot.exportTo(dir.filePath("store.png"), &error));
+        QVERIFY2(error.contains("would overwrite the run store"), qPrintable(error));
+        QVERIFY(store.open(QIODevice::ReadOnly));
+        QCOMPARE(store.readAll(), QByteArray("SQLite format 3"));
     }
 
     void copiesDataAsCsv()

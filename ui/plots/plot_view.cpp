@@ -1,5 +1,6 @@
 #include "plot_view.h"
 
+#include "engine/core/error.h"
 #include "ui/file_dialog.h"
 
 #include <QApplication>
@@ -127,6 +128,12 @@ bool PlotView::exportTo(const QString& path, QString* error)
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "png" && suffix != "pdf" && suffix != "svg") {
         if (error) *error = tr("%1: unknown picture format '%2' (use .png, .pdf or .svg)").arg(path, suffix);
+        return false;
+    }
+    try {
+        checkOutputPath(tr("Export graph").toStdString(), path.toStdString(), m_keep);
+    } catch (const Error& e) {
+        if (error) *error = QString::fromStdString(e.what());
         return false;
     }
     // Drawn under a temporary name beside the target and renamed over it only when

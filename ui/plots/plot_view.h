@@ -4,9 +4,13 @@
 // runs of a RunSet and how to write its data as CSV.
 #pragma once
 
+#include "engine/core/output_file.h"
+
 #include <qcustomplot.h>
 
 #include <QString>
+
+#include <vector>
 
 namespace clusterdesk::ui {
 
@@ -23,8 +27,10 @@ public:
     virtual QString csv() const = 0;
 
     // Export by file suffix: .png, .pdf or .svg. Returns false (and says why in error)
-    // when the file cannot be written.
+    // when the file cannot be written, or would replace one of the kept files.
     bool exportTo(const QString& path, QString* error = nullptr);
+    // Files no export may replace (the run store's, engine/store/store_path.h).
+    void keepFromExports(std::vector<ProtectedFile> files) { m_keep = std::move(files); }
     void copyCsvToClipboard() const;
     // Draws the graph at width x height (logical pixels) onto any paint device: an
     // SVG generator, a QPicture replayed into a PDF (vector output either way).
@@ -59,6 +65,7 @@ private:
     QCPTextElement* m_title = nullptr;
     QCPTextElement* m_note = nullptr;  // row 1 while a note is shown
     bool m_userZoomed = false;
+    std::vector<ProtectedFile> m_keep;
 };
 
 }  // namespace clusterdesk::ui
