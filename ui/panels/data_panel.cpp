@@ -1,6 +1,7 @@
 #include "data_panel.h"
 
 #include "live_feed_panel.h"
+#include "scrolling_layout.h"
 
 #include "engine/data/source_registry.h"
 #include "ui/file_dialog.h"
@@ -47,7 +48,9 @@ DataPanel::DataPanel(QWidget* parent)
 {
     setObjectName("dataPanel");
     setAcceptDrops(true);
-    auto* layout = new QVBoxLayout(this);
+    // A file's preview and a feed's fields and counts make the panel tall: it scrolls
+    // rather than crush them in a short dock.
+    QVBoxLayout* layout = scrollingLayout(this);
 
     auto* demoBox = new QGroupBox(tr("Demo"), this);
     auto* demoForm = new QFormLayout(demoBox);
@@ -136,9 +139,10 @@ DataPanel::DataPanel(QWidget* parent)
     m_rows->setObjectName("datasetRows");
     m_rows->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_rows->horizontalHeader()->setDefaultSectionSize(70);
-    m_rows->verticalHeader()->setDefaultSectionSize(20);
+    constexpr int kRowHeight = 20;
+    m_rows->verticalHeader()->setDefaultSectionSize(kRowHeight);
     // The header and at least four rows of the data in view.
-    m_rows->setMinimumHeight(5 * 20 + 2 * m_rows->frameWidth());
+    m_rows->setMinimumHeight(5 * kRowHeight + 2 * m_rows->frameWidth());
     layout->addWidget(m_rows, 1);
 
     // A feed instead of a file: it clusters as the ticks come (the Live tab).

@@ -48,7 +48,6 @@ LiveFeedPanel::LiveFeedPanel(QWidget* parent)
     m_state->setWordWrap(true);
     m_counts = new QLabel;
     m_counts->setObjectName("liveCounts");
-    m_counts->setWordWrap(true);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
@@ -95,7 +94,9 @@ void LiveFeedPanel::setRunning(bool running)
 void LiveFeedPanel::showStatus(const LiveFeedStatus& s)
 {
     m_state->setText(s.lastProblem.isEmpty() ? s.state : tr("%1 (%2)").arg(s.state, s.lastProblem));
-    m_counts->setText(tr("%1 messages/s; %2 messages, %3 ticks; %4 gaps (%5 missing); %6 reconnects; %7 bad messages")
+    // Short lines of their own rather than one long one to wrap: a dock does not grow
+    // for a wrapped label's height, and cut its last line.
+    m_counts->setText(tr("%1 messages/s\n%2 messages, %3 ticks\n%4 gaps (%5 missing), %6 reconnects, %7 bad")
                           .arg(s.messagesPerSecond, 0, 'f', 0)
                           .arg(s.messages)
                           .arg(s.ticks)

@@ -1,6 +1,7 @@
 #include "topology_panel.h"
 
 #include "pool_editor.h"
+#include "scrolling_layout.h"
 
 #include <QButtonGroup>
 #include <QFormLayout>
@@ -8,7 +9,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QRadioButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QThread>
@@ -28,15 +28,7 @@ TopologyPanel::TopologyPanel(QWidget* parent)
 {
     setObjectName("topologyPanel");
     // The pool editor makes the panel tall: it scrolls rather than crowd the dock.
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* content = new QWidget(scroll);
-    scroll->setWidget(content);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
-    auto* layout = new QVBoxLayout(content);
+    QVBoxLayout* layout = scrollingLayout(this);
 
     auto* hostBox = new QGroupBox(tr("Host"), this);
     auto* hostForm = new QFormLayout(hostBox);

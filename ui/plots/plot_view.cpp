@@ -46,8 +46,8 @@ PlotView::PlotView(QWidget* parent)
 void PlotView::placeLegendBelow(int columns)
 {
     axisRect()->insetLayout()->take(legend);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);  // the items already there too
     legend->setMargins(QMargins(4, 2, 4, 2));
     // An empty legend's widest is its margins, and a layout column is as narrow as its
     // narrowest element allows: in the strip, it would squeeze the axes to the title's
