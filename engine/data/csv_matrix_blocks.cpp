@@ -7,6 +7,7 @@
 // file back to the serial reader.
 #include "csv_matrix.h"
 
+#include "decimal_prefix.h"
 #include "file_bytes.h"
 #include "text_cells.h"
 
@@ -26,6 +27,21 @@ namespace {
 constexpr std::size_t kBlockBytes = std::size_t(4) << 20;  // text per thread and round
 
 struct Part {
+    // Empty for the next round, keeping its buffers (fresh ones every round cost a page
+    // fault per 4 KiB written).
+    void restart(std::int64_t cols)
+    {
+        rows.values.clear();
+        rows.rowNames.clear();
+        rows.truth.clear();
+        rows.rows = 0;
+        rows.cols = cols;
+        newlines = 0;
+        firstLine.reset();
+        error = nullptr;
+        quote = false;
+    }
+
     Dataset rows;
     std::int64_t newlines = 0; // line ends in the block
     std::optional<std::int64_t> firstLine;  // counted when a line first needs it
@@ -42,7 +58,10 @@ struct BlockParser {
     bool isSpace(char c) const { return c == ' ' || (c == '\t' && delimiter != '\t'); }
 
     // The line as plain numbers: false when it is not that simple (then the serial
-    // reader takes it). Blank lines add nothing and are simple.
+    // reader takes it). Blank lines add nothing and are simple. A number is parsed where
+    // it stands and must be followed by the delimiter (the line's end after the last
+    // field), spaces around it aside: no delimiter is part of a number, so a number read
+    // on to the line's end stops where the cell would have.
     bool parseFast(const char* begin, const char* end, Dataset& out) const
     {
         if (static_cast<std::size_t>(end - begin) > maxLineBytes) return false;
@@ -50,32 +69,50 @@ struct BlockParser {
         while (p < end && (isSpace(*p) || *p == '\r')) ++p;
         if (p == end) return true;
         const std::size_t valuesBefore = out.values.size();
-        const char* field = begin;
+        p = begin;
         for (std::size_t c = 0; c < columns.width; ++c) {
-            const auto* delim = static_cast<const char*>(std::memchr(field, delimiter, static_cast<std::size_t>(end - field)));
-            // Too few fields (no delimiter before the last) or too many (one after it).
-            if ((c + 1 < columns.width) != (delim != nullptr)) return undo(out, valuesBefore);
-            const char* fieldEnd = delim ? delim : end;
-            const char* a = field;
-            const char* b = fieldEnd;
-            while (a < b && isSpace(*a)) ++a;
-            while (b > a && (isSpace(b[-1]) || b[-1] == '\r')) --b;
-            const std::string_view text(a, static_cast<std::size_t>(b - a));
-            if (c == 0 && columns.idColumn) {
-                out.rowNames.emplace_back(text);
-            } else if (columns.truthColumn && c == *columns.truthColumn) {
-                const auto label = parseInt32(text);
-                if (!label || *label < 0) return undo(out, valuesBefore);
-                out.truth.push_back(*label);
-            } else {
-                const auto value = text.empty() ? std::nullopt : parseDouble(text);
-                if (!value || !(std::fabs(*value) <= columns.limit)) return undo(out, valuesBefore);
-                out.values.push_back(static_cast<float>(*value));
+            const bool lastField = c + 1 == columns.width;
+            if ((c == 0 && columns.idColumn) || (columns.truthColumn && c == *columns.truthColumn)) {
+                const auto* delim = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p)));
+                // Too few fields (no delimiter before the last) or too many (one after it).
+                if (lastField == (delim != nullptr)) return undo(out, valuesBefore);
+                const char* fieldEnd = delim ? delim : end;
+                const std::string_view text = trimmed(p, fieldEnd);
+                if (c == 0 && columns.idColumn) {
+                    out.rowNames.emplace_back(text);
+                } else {
+                    const auto label = parseInt32(text);
+                    if (!label || *label < 0) return undo(out, valuesBefore);
+                    out.truth.push_back(*label);
+                }
+                p = delim ? delim + 1 : end;
+                continue;
             }
-            field = fieldEnd + 1;
+            while (p < end && isSpace(*p)) ++p;
+            // parseDouble's leading '+', and nothing it refuses: out of range goes to it.
+            if (p < end && *p == '+') {
+                ++p;
+                if (p < end && (*p == '-' || *p == '+')) return undo(out, valuesBefore);
+            }
+            double value = 0.0;
+            const auto [numberEnd, ec] = decimalPrefix(p, end, value);
+            if (ec != std::errc() || !(std::fabs(value) <= columns.limit)) return undo(out, valuesBefore);
+            p = numberEnd;
+            while (p < end && (isSpace(*p) || *p == '\r')) ++p;
+            if (lastField ? p != end : (p == end || *p != delimiter)) return undo(out, valuesBefore);
+            out.values.push_back(static_cast<float>(value));
+            if (!lastField) ++p;
         }
         ++out.rows;
         return true;
+    }
+
+    // The cell [begin, end) without the spaces around it (and a line's '\r').
+    std::string_view trimmed(const char* a, const char* b) const
+    {
+        while (a < b && isSpace(*a)) ++a;
+        while (b > a && (isSpace(b[-1]) || b[-1] == '\r')) --b;
+        return {a, static_cast<std::size_t>(b - a)};
     }
 
     // Drops what a line appended before it turned out not to be simple.
@@ -93,7 +130,8 @@ struct BlockParser {
     // a line first needs it: one the serial reader takes.
     void parse(const char* roundStart, std::int64_t roundLine, const char* begin, const char* end, Part& part) const
     {
-        if (std::memchr(begin, '"', static_cast<std::size_t>(end - begin))) {
+        const BlockBytes bytes = scanBytes(begin, end);
+        if (bytes.quote) {
             part.quote = true;
             return;
         }
@@ -101,7 +139,7 @@ struct BlockParser {
             for (const char* p = begin; p < end;) {
                 const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
                 const char* lineEnd = nl ? nl : end;
-                if (!isPlain(p, lineEnd) || !parseFast(p, lineEnd, part.rows)) {
+                if (!(bytes.plain || scanBytes(p, lineEnd).plain) || !parseFast(p, lineEnd, part.rows)) {
                     if (!part.firstLine) part.firstLine = roundLine + std::count(roundStart, begin, '\n');
                     parseSerially(p, lineEnd, *part.firstLine + part.newlines, part.rows);
                 }
@@ -113,16 +151,22 @@ struct BlockParser {
         }
     }
 
-    // ASCII without NUL: nothing the validation of the serial reader would refuse.
-    static bool isPlain(const char* begin, const char* end)
+    // What text holds, in one pass: a quote; whether it is plain, ASCII without NUL
+    // (nothing the validation of the serial reader would refuse).
+    struct BlockBytes {
+        bool quote;
+        bool plain;
+    };
+    static BlockBytes scanBytes(const char* begin, const char* end)
     {
-        unsigned char any = 0, nul = 1;
+        unsigned char any = 0, nul = 0, quote = 0;
         for (const char* p = begin; p < end; ++p) {
             const auto c = static_cast<unsigned char>(*p);
             any |= c;
-            nul &= c != 0;
+            nul |= c == 0;
+            quote |= c == '"';
         }
-        return any < 0x80 && nul;
+        return {quote != 0, any < 0x80 && nul == 0};
     }
 
     void parseSerially(const char* begin, const char* end, std::int64_t line, Dataset& out) const
@@ -187,8 +231,7 @@ bool appendMatrixRowsInBlocks(const std::string& path, std::uint64_t offset, std
         bounds.push_back(cut);
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
         for (int t = 0; t < threads; ++t) {
-            parts[t] = Part{};
-            parts[t].rows.cols = out.cols;
+            parts[t].restart(out.cols);
             parser.parse(buffer.data(), line, buffer.data() + bounds[t], buffer.data() + bounds[t + 1], parts[t]);
         }
         if (std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.quote; })) return false;

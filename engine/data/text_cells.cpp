@@ -1,15 +1,10 @@
 #include "text_cells.h"
 
+#include "decimal_prefix.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-
-// fast_float (Debian's libfast-float-dev) parses decimals about a third faster than
-// libstdc++ 12's from_chars; both round correctly, so every value is the same either way.
-#if __has_include(<fast_float/fast_float.h>)
-#include <fast_float/fast_float.h>
-#define CLUSTERDESK_FAST_FLOAT 1
-#endif
 
 namespace clusterdesk::data {
 namespace {
@@ -90,11 +85,7 @@ std::optional<double> parseDouble(std::string_view text)
     }
     if (text.empty()) return std::nullopt;
     double value = 0.0;
-#ifdef CLUSTERDESK_FAST_FLOAT
-    const auto [end, ec] = fast_float::from_chars(text.data(), text.data() + text.size(), value);
-#else
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-#endif
+    const auto [end, ec] = decimalPrefix(text.data(), text.data() + text.size(), value);
     if (end != text.data() + text.size()) return std::nullopt;
     if (ec == std::errc::result_out_of_range) {
         // from_chars leaves value untouched on overflow/underflow: tell them apart by the

@@ -81,6 +81,35 @@ TEST_CASE("bigFileRowsEqualTheSerialReader")
     REQUIRE_EQ(blocks.notes, serial.notes);
 }
 
+TEST_CASE("everySpellingOfANumberReadsAsTheSerialReaderReadsIt")
+{
+    // The scan parses numbers where they stand, not cut into cells first: each spelling
+    // the serial reader takes (signs, no digit before or after the point, exponents,
+    // spaces, a CR, underflow to zero) gives the same float, in every column and at the
+    // line's end, with ',' ';' and tab.
+    const std::vector<std::string> spellings{"+1.5", ".5",   "5.",     "-0",   "1e5",      "1E-3",   "  2 ",
+                                             "3\r", "-.25", "+7e+02", "1e-999", "-1e-999", "0.1234567", "12345678.9"};
+    for (const char delimiter : {',', ';', '\t'}) {
+        std::string text = std::string("x") + delimiter + "y" + delimiter + "z\n";
+        for (int i = 0; i < kRows; ++i) {
+            for (int c = 0; c < 3; ++c) {
+                std::string cell = spellings[(i + c * 5) % spellings.size()];
+                if (c < 2 && cell.back() == '\r') cell.pop_back();  // a CR only ends a line
+                text += cell + (c < 2 ? std::string(1, delimiter) : "\n");
+            }
+        }
+        test::TempDir dir;
+        const Dataset blocks = loadMatrix(test::writeFile(dir, "spellings.csv", text));
+        std::string quoted = text;
+        quoted.replace(0, 1, "\"x\"");
+        const Dataset serial = loadMatrix(test::writeFile(dir, "spellings-quoted.csv", quoted));
+        REQUIRE_EQ(blocks.rows, std::int64_t{kRows});
+        REQUIRE_EQ(blocks.values, serial.values);
+        REQUIRE_EQ(blocks.row(0)[0], 1.5f);
+        REQUIRE_EQ(blocks.row(10)[0], 0.0f);  // 1e-999
+    }
+}
+
 TEST_CASE("aQuoteAfterTheHeadFallsBackToTheSerialReader")
 {
     test::TempDir dir;
@@ -113,6 +142,8 @@ TEST_CASE("errorsDeepInABigFileNameTheirLineAndColumn")
         {"empty cell", 100000, "r,1,,3,0", 5, "field 3 (y): empty cell"},
         {"negative label", 150000, "r,1,2,3,-1", 9, "must not be negative"},
         {"too large", 200000, "r,1,2,1e30,0", 7, "'1e30' is too large"},
+        {"two signs", 210000, "r,1,+-2,3,0", 5, "not a number: '+-2'"},
+        {"a letter after a number", 220000, "r,1,2,3x,0", 7, "not a number: '3x'"},
         {"invalid UTF-8 in a name", 170000, "r\xC3(,1,2,3,0", 2, "invalid UTF-8"},
         {"NUL byte", 60000, std::string("r,1,2\0,3,0", 10), 6, "NUL byte"},
     };
