@@ -7,16 +7,13 @@
 // file back to the serial reader.
 #include "csv_matrix.h"
 
-#include "decimal_prefix.h"
 #include "file_bytes.h"
-#include "text_cells.h"
 
 #include "engine/core/error.h"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -55,76 +52,6 @@ struct BlockParser {
     const MatrixColumns& columns;
     std::size_t maxLineBytes;
 
-    bool isSpace(char c) const { return c == ' ' || (c == '\t' && delimiter != '\t'); }
-
-    // The line as plain numbers: false when it is not that simple (then the serial
-    // reader takes it). Blank lines add nothing and are simple. A number is parsed where
-    // it stands and must be followed by the delimiter (the line's end after the last
-    // field), spaces around it aside: no delimiter is part of a number, so a number read
-    // on to the line's end stops where the cell would have.
-    bool parseFast(const char* begin, const char* end, Dataset& out) const
-    {
-        if (static_cast<std::size_t>(end - begin) > maxLineBytes) return false;
-        const char* p = begin;
-        while (p < end && (isSpace(*p) || *p == '\r')) ++p;
-        if (p == end) return true;
-        const std::size_t valuesBefore = out.values.size();
-        p = begin;
-        for (std::size_t c = 0; c < columns.width; ++c) {
-            const bool lastField = c + 1 == columns.width;
-            if ((c == 0 && columns.idColumn) || (columns.truthColumn && c == *columns.truthColumn)) {
-                const auto* delim = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p)));
-                // Too few fields (no delimiter before the last) or too many (one after it).
-                if (lastField == (delim != nullptr)) return undo(out, valuesBefore);
-                const char* fieldEnd = delim ? delim : end;
-                const std::string_view text = trimmed(p, fieldEnd);
-                if (c == 0 && columns.idColumn) {
-                    out.rowNames.emplace_back(text);
-                } else {
-                    const auto label = parseInt32(text);
-                    if (!label || *label < 0) return undo(out, valuesBefore);
-                    out.truth.push_back(*label);
-                }
-                p = delim ? delim + 1 : end;
-                continue;
-            }
-            while (p < end && isSpace(*p)) ++p;
-            // parseDouble's leading '+', and nothing it refuses: out of range goes to it.
-            if (p < end && *p == '+') {
-                ++p;
-                if (p < end && (*p == '-' || *p == '+')) return undo(out, valuesBefore);
-            }
-            double value = 0.0;
-            const auto [numberEnd, ec] = decimalPrefix(p, end, value);
-            if (ec != std::errc() || !(std::fabs(value) <= columns.limit)) return undo(out, valuesBefore);
-            p = numberEnd;
-            while (p < end && (isSpace(*p) || *p == '\r')) ++p;
-            if (lastField ? p != end : (p == end || *p != delimiter)) return undo(out, valuesBefore);
-            out.values.push_back(static_cast<float>(value));
-            if (!lastField) ++p;
-        }
-        ++out.rows;
-        return true;
-    }
-
-    // The cell [begin, end) without the spaces around it (and a line's '\r').
-    std::string_view trimmed(const char* a, const char* b) const
-    {
-        while (a < b && isSpace(*a)) ++a;
-        while (b > a && (isSpace(b[-1]) || b[-1] == '\r')) --b;
-        return {a, static_cast<std::size_t>(b - a)};
-    }
-
-    // Drops what a line appended before it turned out not to be simple.
-    bool undo(Dataset& out, std::size_t valuesBefore) const
-    {
-        const auto rowsBefore = static_cast<std::size_t>(out.rows);
-        out.values.resize(valuesBefore);
-        if (columns.idColumn) out.rowNames.resize(rowsBefore);
-        if (columns.truthColumn) out.truth.resize(rowsBefore);
-        return false;
-    }
-
     // Parses [begin, end) (whole lines) into part. The block's first line number is
     // counted from roundStart (the round's first byte, on line roundLine) once, when
     // a line first needs it: one the serial reader takes.
@@ -139,7 +66,9 @@ struct BlockParser {
             for (const char* p = begin; p < end;) {
                 const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
                 const char* lineEnd = nl ? nl : end;
-                if (!(bytes.plain || scanBytes(p, lineEnd).plain) || !parseFast(p, lineEnd, part.rows)) {
+                const std::string_view line(p, static_cast<std::size_t>(lineEnd - p));
+                if (line.size() > maxLineBytes || !(bytes.plain || scanBytes(p, lineEnd).plain) ||
+                    !appendPlainRow(line, delimiter, columns, part.rows)) {
                     if (!part.firstLine) part.firstLine = roundLine + std::count(roundStart, begin, '\n');
                     parseSerially(p, lineEnd, *part.firstLine + part.newlines, part.rows);
                 }

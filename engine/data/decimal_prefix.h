@@ -16,7 +16,9 @@
 namespace clusterdesk::data {
 
 // from_chars (general format, no leading '+') on [begin, end): where the number ends and
-// whether it parsed. On result_out_of_range value is untouched (see parseDouble).
+// whether it parsed. std::from_chars reports a number beyond double's range as
+// result_out_of_range, value untouched (parseDouble settles it); fast_float returns
+// inf or 0.
 inline std::from_chars_result decimalPrefix(const char* begin, const char* end, double& value)
 {
 #ifdef CLUSTERDESK_FAST_FLOAT

@@ -2,6 +2,7 @@
 
 #include "decimal_prefix.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -75,6 +76,39 @@ std::string_view trimSpaces(std::string_view s)
     return s;
 }
 
+// Whether a decimal that from_chars found out of range lies below the smallest double
+// rather than above the largest: its first significant digit's place is negative
+// ("1" and 400 zeros "e-5" is huge, though its exponent is negative).
+bool belowRange(std::string_view text)
+{
+    std::size_t i = text.front() == '-' ? 1 : 0;
+    std::int64_t integerDigits = 0;  // from the first nonzero one
+    std::int64_t zerosAfterPoint = 0;  // before the first nonzero digit, when the integer part is 0
+    bool significant = false;
+    bool afterPoint = false;
+    for (; i < text.size() && (text[i] == '.' || (text[i] >= '0' && text[i] <= '9')); ++i) {
+        if (text[i] == '.') {
+            afterPoint = true;
+        } else if (!significant && text[i] == '0') {
+            zerosAfterPoint += afterPoint;
+        } else {
+            significant = true;
+            integerDigits += !afterPoint;
+        }
+    }
+    std::int64_t place = integerDigits > 0 ? integerDigits - 1 : -zerosAfterPoint - 1;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool negative = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+        std::int64_t exponent = 0;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            exponent = std::min<std::int64_t>(exponent * 10 + (text[i] - '0'), std::int64_t(1) << 40);
+        place += negative ? -exponent : exponent;
+    }
+    return place < 0;
+}
+
 }  // namespace
 
 std::optional<double> parseDouble(std::string_view text)
@@ -88,12 +122,10 @@ std::optional<double> parseDouble(std::string_view text)
     const auto [end, ec] = decimalPrefix(text.data(), text.data() + text.size(), value);
     if (end != text.data() + text.size()) return std::nullopt;
     if (ec == std::errc::result_out_of_range) {
-        // from_chars leaves value untouched on overflow/underflow: tell them apart by the
-        // exponent's sign so that 1e999 becomes inf (then rejected) and 1e-999 becomes 0.
-        const auto e = text.find_first_of("eE");
-        const bool tiny = e != std::string_view::npos && e + 1 < text.size() && text[e + 1] == '-';
+        // std::from_chars leaves value untouched on overflow and underflow (fast_float
+        // returns inf or 0 itself): 1e999 becomes inf (then rejected), 1e-999 becomes 0.
         const bool negative = text.front() == '-';
-        if (tiny) return negative ? -0.0 : 0.0;
+        if (belowRange(text)) return negative ? -0.0 : 0.0;
         return negative ? -HUGE_VAL : HUGE_VAL;
     }
     if (ec != std::errc()) return std::nullopt;

@@ -1,7 +1,9 @@
 // Big matrix CSV files (over the 4 MiB head) are read in parallel blocks: the same
 // rows, names, truth and hash as the serial reader, and the same errors at the file's
 // line and column, wherever in the file and in whichever block they fall.
+#include "engine/data/csv_matrix.h"
 #include "engine/data/load.h"
+#include "engine/data/text_cells.h"
 
 #include "data_test_support.h"
 
@@ -81,19 +83,77 @@ TEST_CASE("bigFileRowsEqualTheSerialReader")
     REQUIRE_EQ(blocks.notes, serial.notes);
 }
 
+namespace {
+
+// Three numeric cells, as detectColumns finds them in a file without id or truth.
+data::MatrixColumns threeNumbers()
+{
+    data::MatrixColumns columns;
+    columns.width = 3;
+    columns.features = {0, 1, 2};
+    columns.limit = maxFeatureMagnitude(3);
+    return columns;
+}
+
+// Every spelling of a number the serial reader takes: signs, no digit before or after
+// the point, exponents, spaces, a CR (only where a line ends), underflow to zero.
+const std::vector<std::string> kSpellings{"+1.5", ".5",   "5.",     "-0",      "1e5",       "1E-3",      "  2 ",
+                                          "3\r", "-.25", "+7e+02", "1e-999", "-1e-999", "0.1234567", "12345678.9"};
+
+}  // namespace
+
+TEST_CASE("theFastScanTakesEveryPlainSpellingItself")
+{
+    // Each spelling in every place of a line, with ',' ';' and tab: the scan takes the
+    // line (not the serial reader) and reads what parseDouble reads.
+    const data::MatrixColumns columns = threeNumbers();
+    for (const char delimiter : {',', ';', '\t'}) {
+        for (const std::string& spelling : kSpellings) {
+            for (int at = 0; at < 3; ++at) {
+                std::string cell = spelling;
+                if (at < 2 && cell.back() == '\r') cell.pop_back();
+                std::string line;
+                for (int c = 0; c < 3; ++c) line += (c == at ? cell : "1") + (c < 2 ? std::string(1, delimiter) : "");
+                Dataset out;
+                out.cols = 3;
+                CAPTURE(line);
+                REQUIRE(data::appendPlainRow(line, delimiter, columns, out));
+                REQUIRE_EQ(out.rows, std::int64_t{1});
+                std::string cellText = cell;
+                while (!cellText.empty() && (cellText.back() == ' ' || cellText.back() == '\r')) cellText.pop_back();
+                while (!cellText.empty() && cellText.front() == ' ') cellText.erase(0, 1);
+                REQUIRE_EQ(out.values[at], static_cast<float>(*data::parseDouble(cellText)));
+            }
+        }
+    }
+}
+
+TEST_CASE("theFastScanLeavesEveryOtherLineUntouched")
+{
+    // Lines the serial reader must judge: the scan refuses them and appends nothing.
+    const data::MatrixColumns columns = threeNumbers();
+    for (const std::string line : {"1,2", "1,2,3,4", "1,2,3,", "1,,3", "1,+-2,3", "1,3x,3", "1,2 5,3", "1,2,0x10",
+                                   "1,nan,3", "1,inf,3", "1,1e30,3", "1,2,.", "1,2,e5", "1;2;3"}) {
+        Dataset out;
+        out.cols = 3;
+        CAPTURE(line);
+        REQUIRE_FALSE(data::appendPlainRow(line, ',', columns, out));
+        REQUIRE(out.values.empty());
+        REQUIRE_EQ(out.rows, std::int64_t{0});
+    }
+    // A delimiter that could be part of a number: no line is scanned in place.
+    Dataset out;
+    REQUIRE_FALSE(data::appendPlainRow("1e2e3", 'e', columns, out));
+}
+
 TEST_CASE("everySpellingOfANumberReadsAsTheSerialReaderReadsIt")
 {
-    // The scan parses numbers where they stand, not cut into cells first: each spelling
-    // the serial reader takes (signs, no digit before or after the point, exponents,
-    // spaces, a CR, underflow to zero) gives the same float, in every column and at the
-    // line's end, with ',' ';' and tab.
-    const std::vector<std::string> spellings{"+1.5", ".5",   "5.",     "-0",   "1e5",      "1E-3",   "  2 ",
-                                             "3\r", "-.25", "+7e+02", "1e-999", "-1e-999", "0.1234567", "12345678.9"};
+    // The same spellings through a whole file, block reader against serial reader.
     for (const char delimiter : {',', ';', '\t'}) {
         std::string text = std::string("x") + delimiter + "y" + delimiter + "z\n";
         for (int i = 0; i < kRows; ++i) {
             for (int c = 0; c < 3; ++c) {
-                std::string cell = spellings[(i + c * 5) % spellings.size()];
+                std::string cell = kSpellings[(i + c * 5) % kSpellings.size()];
                 if (c < 2 && cell.back() == '\r') cell.pop_back();  // a CR only ends a line
                 text += cell + (c < 2 ? std::string(1, delimiter) : "\n");
             }

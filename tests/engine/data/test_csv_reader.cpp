@@ -213,6 +213,13 @@ TEST_CASE("nonFiniteNumbersParseSoCallersCanSaySo")
     REQUIRE(std::isinf(*parseDouble("inf")));
     REQUIRE(std::isinf(*parseDouble("1e999")));
     REQUIRE(*parseDouble("-1e999") < 0);
+    // Beyond range by their digits, whatever the exponent's sign says: with
+    // std::from_chars or fast_float alike.
+    REQUIRE(std::isinf(*parseDouble("1" + std::string(400, '0') + "e-5")));
+    REQUIRE(std::isinf(*parseDouble("-" + std::string(5, '0') + "1" + std::string(400, '0') + ".5e-5")));
+    REQUIRE_EQ(*parseDouble("0." + std::string(400, '0') + "1e5"), 0.0);
+    REQUIRE_EQ(*parseDouble("1e-999"), 0.0);
+    REQUIRE(std::signbit(*parseDouble("-1e-999")));
 }
 
 namespace {
