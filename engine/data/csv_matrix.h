@@ -33,13 +33,15 @@ struct MatrixColumns {
 // at the cell that cannot be one.
 void appendMatrixRow(const CsvReader& reader, const CsvRecord& record, const MatrixColumns& columns, Dataset& out);
 
-// The block reader's fast path for one line (no '\n'): appends it as a row of out and
-// returns true when every cell is plain (a number, or the id or truth cell) with the
-// right count; a blank line adds nothing and is plain. Returns false, out unchanged,
-// when the line needs the serial reader: the values it takes are then the serial
-// reader's, bit for bit, and the errors are the serial reader's to give. Each number is
-// parsed where it stands and must be followed by the delimiter (the line's end after
-// the last cell), spaces aside, so the line is not cut into cells first.
+// The block reader's fast path for one line, without its '\n'. The caller has checked
+// what the serial reader checks first: ASCII without NUL, at most
+// CsvOptions::maxLineBytes. Appends the line as a row of out and returns true when
+// every cell is plain (a number, or the id or truth cell) with the right count; a
+// blank line adds nothing and is plain. Returns false, out unchanged, when the line
+// needs the serial reader: the values it takes are then the serial reader's, bit for
+// bit, and the errors are the serial reader's to give. Each number is parsed where it
+// stands and must be followed by the delimiter (the line's end after the last cell),
+// spaces aside, so the line is not cut into cells first.
 bool appendPlainRow(std::string_view line, char delimiter, const MatrixColumns& columns, Dataset& out);
 
 // Appends the rows of the file's text from byte `offset` (the start of line
