@@ -141,9 +141,15 @@ TEST_CASE("theFastScanLeavesEveryOtherLineUntouched")
         REQUIRE(out.values.empty());
         REQUIRE_EQ(out.rows, std::int64_t{0});
     }
-    // A delimiter that could be part of a number: no line is scanned in place.
+    // A delimiter that could be part of a number: no line is scanned in place. With '.',
+    // "1.2.3" is three cells; read as numbers in place it would be 1.2 and 3.
+    data::MatrixColumns two = columns;
+    two.width = 2;
+    two.features = {0, 1};
     Dataset out;
-    REQUIRE_FALSE(data::appendPlainRow("1e2e3", 'e', columns, out));
+    out.cols = 2;
+    REQUIRE_FALSE(data::appendPlainRow("1.2.3", '.', two, out));
+    REQUIRE(out.values.empty());
 }
 
 TEST_CASE("everySpellingOfANumberReadsAsTheSerialReaderReadsIt")
