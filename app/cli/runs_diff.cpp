@@ -6,6 +6,7 @@
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/metrics.h"
+#include "engine/session/run_record.h"
 
 #include <cstdio>
 #include <set>
@@ -98,11 +99,8 @@ std::string runDiffText(const store::RunRecord& a, const store::RunRecord& b)
     diffObjects(text, "params", "", codec::paramsThatApplied(ja["params"]), codec::paramsThatApplied(jb["params"]), differences);
     diffObjects(text, "metrics", "", ja["metrics"], jb["metrics"], differences);
     if (differences == 0) text += "  (parameters, topology and metrics are the same)\n";
-    if (a.labels.empty() || b.labels.empty()) {
-        text += "labels    not stored for both runs (deleted and collected, or the run did not finish)\n";
-    } else if (a.labels.size() != b.labels.size()) {
-        text += "labels    different row counts (" + std::to_string(a.labels.size()) + " vs " + std::to_string(b.labels.size()) +
-                "): not comparable\n";
+    if (const std::string why = session::whyLabelsNotComparable(a, b); !why.empty()) {
+        text += "labels    not compared: " + printable(why) + '\n';
     } else {
         char line[128];
         std::snprintf(line, sizeof line, "labels    ARI %.6f%s\n", adjustedRandIndex(a.labels, b.labels),

@@ -305,13 +305,8 @@ void HistoryController::compare(const QString& first, const QString& second)
         auto a = std::make_shared<store::RunRecord>(s.loadRun(first.toStdString()));
         auto b = std::make_shared<store::RunRecord>(s.loadRun(second.toStdString()));
         std::optional<double> ari;
-        QString why;
-        if (a->labels.empty() || b->labels.empty())
-            why = tr("run %1 has no stored labels").arg(shortId((a->labels.empty() ? *a : *b).info.id));
-        else if (a->labels.size() != b->labels.size())
-            why = tr("they labelled different numbers of rows (%1 and %2)").arg(a->labels.size()).arg(b->labels.size());
-        else
-            ari = adjustedRandIndex(a->labels, b->labels);
+        const QString why = QString::fromStdString(session::whyLabelsNotComparable(*a, *b));
+        if (why.isEmpty()) ari = adjustedRandIndex(a->labels, b->labels);
         s.addEdge({"run", a->info.id, "run", b->info.id, "compared_with", ""});
         a->labels = {};  // the window needs only the iterations and telemetry
         b->labels = {};

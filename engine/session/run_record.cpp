@@ -95,6 +95,23 @@ std::string recordedRowNamesHash(const store::RunInfo& run)
     return recorded ? metrics["row_names_hash"].get<std::string>() : std::string();
 }
 
+std::string whyLabelsNotComparable(const store::RunRecord& a, const store::RunRecord& b)
+{
+    for (const store::RunRecord* run : {&a, &b})
+        if (run->labels.empty())
+            return "run " + run->info.id.substr(0, 8) + " has no stored labels (" + store::toString(run->info.status) +
+                   (run->artifactsCollected ? ", removed by runs gc)" : ")");
+    if (a.labels.size() != b.labels.size())
+        return "they labelled different numbers of rows (" + std::to_string(a.labels.size()) + " and " +
+               std::to_string(b.labels.size()) + ")";
+    const std::string namesA = recordedRowNamesHash(a.info);
+    const std::string namesB = recordedRowNamesHash(b.info);
+    if (!namesA.empty() && !namesB.empty() && namesA != namesB)
+        return "their rows are named differently (other assets, or the same in another order): "
+               "row by row the labels would pair unrelated rows";
+    return {};
+}
+
 std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
 {
     const std::string hash = data.contentHash();

@@ -31,6 +31,13 @@ std::string recordedRowNamesHash(const store::RunInfo& run);
 // row names than the run recorded), or empty when it is.
 std::string whyNotTheData(const store::RunInfo& run, const Dataset& data);
 
+// Why the labels of two recorded runs cannot be compared row by row (adjustedRandIndex),
+// or empty when they can: a run without stored labels (collected, or it did not
+// finish), different row counts, or rows named differently (other assets, or the same
+// ones in another order), where the same position is not the same row. Runs recorded
+// before row names were hashed are compared by position.
+std::string whyLabelsNotComparable(const store::RunRecord& a, const store::RunRecord& b);
+
 // The files a recorded run read (its data, its sector map: inputFilesOf(SourceSpec)),
 // which nothing written for it may replace.
 std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run);

@@ -18,6 +18,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <utility>
+
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -184,6 +187,33 @@ private slots:
         QVERIFY(QRegularExpression("params\\s+seed\\s+1\\s+9").match(diff.out).hasMatch());
         QVERIFY(diff.out.contains("metrics"));
         QVERIFY(QRegularExpression("labels\\s+ARI 0\\.\\d{6}").match(diff.out).hasMatch());
+    }
+
+    void diffDoesNotPairRowsOfOtherAssets()
+    {
+        // The same named rows in reverse order: row by row the ARI would pair every
+        // asset with another one and say the clustering changed when it did not.
+        QStringList rows;
+        for (int i = 0; i < 40; ++i) rows << QString("asset%1,%2,%3").arg(i).arg(i < 20 ? i * 0.01 : 5 + i * 0.03).arg(i % 7 * 0.1);
+        QStringList reversed = rows;
+        std::reverse(reversed.begin(), reversed.end());
+        const QString inOrder = m_dir.filePath("named.csv");
+        const QString backwards = m_dir.filePath("named_reversed.csv");
+        const QString copy = m_dir.filePath("named_copy.csv");
+        for (const auto& [path, lines] : {std::pair{inOrder, rows}, std::pair{backwards, reversed}, std::pair{copy, rows}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(("name,a,b\n" + lines.join('\n') + '\n').toUtf8());
+        }
+        const QString a = run({"--data", inOrder, "--k", "2", "--mode", "exact"});
+        const QString b = run({"--data", backwards, "--k", "2", "--mode", "exact"});
+        const QString c = run({"--data", copy, "--k", "2", "--mode", "exact"});
+        const CliResult other = runCli(QStringList{"runs", "diff", a, b} + db());
+        QVERIFY2(other.exitCode == 0, qPrintable(describe(other)));
+        QVERIFY2(other.out.contains("labels    not compared: their rows are named differently"), qPrintable(other.out));
+        QVERIFY2(!other.out.contains("ARI"), qPrintable(other.out));
+        const CliResult same = runCli(QStringList{"runs", "diff", a, c} + db());
+        QVERIFY2(same.out.contains("labels    ARI 1.000000 (identical, bit for bit)"), qPrintable(same.out));
     }
 
     void diffOfTwoAdaptGrowRunsShowsWhatChangedLineByLine()

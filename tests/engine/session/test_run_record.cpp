@@ -97,6 +97,35 @@ TEST_CASE("data is the run's only with its values and, when recorded, its row na
     CHECK(session::whyNotTheData(run, changed).find("the data changed since run 01234567") != std::string::npos);
 }
 
+TEST_CASE("two runs' labels are compared row by row only when the rows are the same rows")
+{
+    test::TempDir dir;
+    const Dataset data = openSource(describeFile(test::writeFile(dir, "p.csv", kPrices)));
+    const Dataset swapped = openSource(describeFile(test::writeFile(dir, "swapped.csv", std::string(kPrices).replace(5, 7, "BBB,AAA"))));
+    const auto recorded = [](const char* id, const Dataset& read) {
+        store::RunRecord run;
+        run.info.id = id;
+        run.info.status = store::RunStatus::Ok;
+        run.info.metricsJson = R"({"row_names_hash":")" + read.rowNamesHash() + R"("})";
+        run.labels.assign(static_cast<std::size_t>(read.rows), 0);
+        return run;
+    };
+    const store::RunRecord a = recorded("aaaaaaaa-1", data);
+    store::RunRecord b = recorded("bbbbbbbb-2", data);
+    CHECK(session::whyLabelsNotComparable(a, b).empty());
+    // The same values under other names: position would pair AAA with BBB.
+    b = recorded("bbbbbbbb-2", swapped);
+    CHECK(session::whyLabelsNotComparable(a, b).find("rows are named differently") != std::string::npos);
+    // Recorded before names were hashed: compared by position, as before.
+    b.info.metricsJson = "{}";
+    CHECK(session::whyLabelsNotComparable(a, b).empty());
+    b.labels.push_back(0);
+    CHECK(session::whyLabelsNotComparable(a, b).find("different numbers of rows (3 and 4)") != std::string::npos);
+    b.labels.clear();
+    b.artifactsCollected = true;
+    CHECK(session::whyLabelsNotComparable(a, b) == "run bbbbbbbb has no stored labels (ok, removed by runs gc)");
+}
+
 TEST_CASE("a run without GPUs is recorded with the FP32 it computed in, whatever precision it was asked for")
 {
     session::RunRequest request;
