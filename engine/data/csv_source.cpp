@@ -3,7 +3,9 @@
 // Header: the first row is a header when a cell other than the first is text, or when
 // only its first cell is text and the next row starts with a number. Id column: the
 // first column is row names when its data cells are text, or its header is empty or
-// one of id/name/symbol/asset/ticker. A header column named label or truth (any case)
+// one of id/name/symbol/asset/ticker. A first data cell that marks a missing value
+// (empty, NA, N/A, null, ...) does not make the column names: it is a feature with a
+// gap, refused at its line and column like a gap on any other row. A header column named label or truth (any case)
 // holds integer ground truth. Every other cell must be a finite float32.
 #include "csv_matrix.h"
 #include "data_source.h"
@@ -23,6 +25,14 @@ namespace {
 bool isNumber(const CsvField& field)
 {
     return !field.text.empty() && parseDouble(field.text).has_value();
+}
+
+// How spreadsheets and pandas write a missing value.
+bool marksMissingValue(std::string_view text)
+{
+    const std::string t = lowerTrimmed(text);
+    return t.empty() || t == "na" || t == "n/a" || t == "#n/a" || t == "null" || t == "none" || t == "nil" || t == "-" ||
+           t == "?" || t == "." || t == "--";
 }
 
 bool isIdHeader(std::string_view name)
@@ -76,7 +86,8 @@ MatrixColumns detectColumns(const CsvReader& reader, const CsvRecord& first, con
 
     const CsvRecord& firstData = header ? second : first;
     checkWidth(reader, firstData, columns.width, header);
-    columns.idColumn = columns.width > 1 && (!isNumber(firstData[0]) || (header && isIdHeader(first[0].text)));
+    columns.idColumn = columns.width > 1 && ((header && isIdHeader(first[0].text)) ||
+                                             (!isNumber(firstData[0]) && !marksMissingValue(firstData[0].text)));
 
     if (header) {
         for (std::size_t c = columns.idColumn ? 1 : 0; c < columns.width; ++c) {

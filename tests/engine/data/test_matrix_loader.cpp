@@ -43,6 +43,7 @@ std::vector<GoodFilesRow> goodFilesRows()
     rows.push_back({"id column and header", std::string("id,x,y\na,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
     rows.push_back({"numeric ids under an id header", std::string("id,x\n7,1\n8,2\n"), 2, 1, std::vector<std::string>{"7", "8"}, std::vector<std::string>{"x"}, std::vector<int>{}});
     rows.push_back({"pandas empty index header", std::string(",x,y\nr1,1,2\nr2,3,4\n"), 2, 2, std::vector<std::string>{"r1", "r2"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    rows.push_back({"an id header keeps its column ids, even a missing one", std::string("name,x\n,1\nb,2\n"), 2, 1, std::vector<std::string>{"", "b"}, std::vector<std::string>{"x"}, std::vector<int>{}});
     rows.push_back({"id column, no header", std::string("a,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{}, std::vector<int>{}});
     rows.push_back({"header over numbers, text only in first cell", std::string("x,1,2\n5,3,4\n"), 1, 3, std::vector<std::string>{}, std::vector<std::string>{"x", "1", "2"}, std::vector<int>{}});
     rows.push_back({"tsv", std::string("x\ty\n1\t2\n3\t4\n"), 2, 2, std::vector<std::string>{}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
@@ -158,6 +159,10 @@ std::vector<BadInputRow> badInputRows()
     rows.push_back({"only an id column", std::string("id\na\nb\n"), 2, 1, "not a number"});
     rows.push_back({"names and labels, no features", std::string("id,label\na,1\n"), 1, 9, "no feature"});
     rows.push_back({"multibyte column", std::string("n\xC3\xA4me,x\n\xC3\xA4,1\n\xC3\xB6,z\n"), 3, 3, "not a number"});
+    // A gap in the first data row is a gap, not a row name that turns the column into ids.
+    rows.push_back({"NA in the first data row", std::string("ret_a,ret_b\nNA,2\n4,5\n"), 2, 1, "field 1 (ret_a): not a number: 'NA'"});
+    rows.push_back({"empty first cell of the first data row", std::string("ret_a,ret_b\n,2\n4,5\n"), 2, 1, "field 1 (ret_a): empty cell"});
+    rows.push_back({"#N/A in the first data row", std::string("ret_a,ret_b\n #N/A ,2\n4,5\n"), 2, 2, "field 1 (ret_a): not a number: '#N/A'"});
     rows.push_back({"text in later id-less row", std::string("1,2\nb,4\n"), 2, 1, "field 1: not a number: 'b'"});
     std::string longLine("1,2\n");
     longLine += std::string((1 << 20) + 1, '7');
