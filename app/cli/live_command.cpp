@@ -259,6 +259,7 @@ int liveCommand(const std::vector<std::string>& args)
         liveOptions.updateEveryBars = o.updateEvery;
         liveOptions.halfLifeSeconds = o.halfLifeSeconds;
         liveOptions.params = o.engine.params;
+        liveOptions.symbols = o.symbols;
         liveOptions.topology = parseTopology(o.engine.topology);
         // A live window is small (hundreds of rows): one thread unless told otherwise, so an
         // update never waits for cores the feed's socket and the server are using.
@@ -302,6 +303,7 @@ int liveCommand(const std::vector<std::string>& args)
         std::vector<double> latencies;
         int updates = 0;
         std::string refusal;
+        std::string saidWaiting;
         try {
             while (!g_stop && (o.maxUpdates == 0 || updates < o.maxUpdates)) {
                 const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -318,7 +320,17 @@ int liveCommand(const std::vector<std::string>& args)
                 }
                 const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();
                 const auto update = clusterer.add(bars, inbox.symbols(), inbox.sectors());
-                if (!update) continue;
+                if (!update) {
+                    // A full window that too few assets fill stays so until the feed
+                    // carries more: said once, not at every bar. (A filling window is
+                    // the usual start, said only in the summary.)
+                    const std::string waiting = clusterer.waitingFor();
+                    if (!waiting.empty() && waiting != saidWaiting && clusterer.window().bars() > o.windowBars) {
+                        saidWaiting = waiting;
+                        std::cerr << "clusterdesk-cli: live: waiting: " << waiting << '\n';
+                    }
+                    continue;
+                }
                 ++updates;
                 latencies.push_back(update->latencyMs);
                 if (json) {
@@ -352,14 +364,24 @@ int liveCommand(const std::vector<std::string>& args)
                                {"late_ticks", inbox.lateTicks()},
                                {"peak_rss_mib", processMemory().peakMiB},
                                {"feed", feedJson(stats)}};
+        // Without an update there is no latency to give, only the reason.
+        const std::string waiting = updates == 0 ? clusterer.waitingFor() : std::string();
+        if (updates == 0) summary["latency_ms"] = nullptr;
+        if (!waiting.empty()) summary["no_update_because"] = waiting;
         if (json) {
             *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
         } else {
-            std::printf("summary: %d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages; peak RSS %.0f MiB\n",
-                        updates, seconds, percentile(latencies, 0.5), percentile(latencies, 0.99),
-                        static_cast<long long>(stats.ticks), static_cast<long long>(stats.gaps),
-                        static_cast<long long>(stats.reconnects), static_cast<long long>(stats.badTotal()),
-                        processMemory().peakMiB);
+            char head[128];
+            if (updates == 0)
+                std::snprintf(head, sizeof head, "no update in %.0f s", seconds);
+            else
+                std::snprintf(head, sizeof head, "%d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms", updates, seconds,
+                              percentile(latencies, 0.5), percentile(latencies, 0.99));
+            const std::string why = waiting.empty() ? std::string() : " (" + waiting + ")";
+            std::printf("summary: %s%s; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages; peak RSS %.0f MiB\n", head,
+                        why.c_str(), static_cast<long long>(stats.ticks),
+                        static_cast<long long>(stats.gaps), static_cast<long long>(stats.reconnects),
+                        static_cast<long long>(stats.badTotal()), processMemory().peakMiB);
         }
         return kExitOk;
     });

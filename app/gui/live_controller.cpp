@@ -74,6 +74,7 @@ void LiveController::start(const ui::LiveFeedRequest& request)
         options.windowBars = request.windowBars;
         options.updateEveryBars = request.updateEveryBars;
         options.params = m_window.enginePanel().params();
+        options.symbols = request.symbols;
         options.topology = parseTopology(topology.toStdString());
         // A live window is small: one thread unless the panel asks for more, so an
         // update never waits for the cores the feed's socket and the window use.

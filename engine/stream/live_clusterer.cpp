@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace clusterdesk::stream {
 namespace {
@@ -29,6 +30,11 @@ LiveClusterer::LiveClusterer(LiveOptions options)
 {
     if (m_options.updateEveryBars < 1)
         throw UsageError("a live session re-clusters every N bars with N >= 1, got " + std::to_string(m_options.updateEveryBars));
+    const std::set<std::string> asked(m_options.symbols.begin(), m_options.symbols.end());
+    if (!asked.empty() && static_cast<std::int64_t>(asked.size()) < assetsNeeded())
+        throw UsageError(runNeeds() + " assets with a full window, but the session asks the feed for " +
+                         std::to_string(asked.size()) + (asked.size() == 1 ? " symbol" : " symbols") +
+                         ": ask for more symbols or a smaller k");
     // Power is sampled with the estimate or RAPL only: a live session runs many short
     // updates and must not wait on device discovery each time.
     PowerSamplerOptions power;
@@ -60,10 +66,31 @@ std::optional<LiveUpdate> LiveClusterer::add(const std::vector<ReceivedBar>& bar
         if (++m_barsSinceUpdate >= m_options.updateEveryBars && m_window.bars() > m_options.windowBars) due = true;
     }
     if (!due) return std::nullopt;
-    const int needed = m_options.params.algorithm == Algorithm::KMeans ? m_options.params.k : 2;
-    if (m_window.readyAssets() < needed) return std::nullopt;
+    if (m_window.readyAssets() < assetsNeeded()) return std::nullopt;
     m_barsSinceUpdate = 0;
     return run(newestReceipt, sectors);
+}
+
+std::int64_t LiveClusterer::assetsNeeded() const
+{
+    return m_options.params.algorithm == Algorithm::KMeans ? m_options.params.k : 2;
+}
+
+std::string LiveClusterer::waitingFor() const
+{
+    if (m_window.bars() <= m_options.windowBars)
+        return "the window has " + std::to_string(m_window.bars()) + " of the " + std::to_string(m_options.windowBars + 1) +
+               " bars its " + std::to_string(m_options.windowBars) + " returns need";
+    const std::int64_t ready = m_window.readyAssets();
+    if (ready >= assetsNeeded()) return {};
+    return "only " + std::to_string(ready) + (ready == 1 ? " asset has" : " assets have") + " a full window; " + runNeeds();
+}
+
+std::string LiveClusterer::runNeeds() const
+{
+    const bool kMeans = m_options.params.algorithm == Algorithm::KMeans;
+    return (kMeans ? "k=" + std::to_string(m_options.params.k) : std::string("AdaptGrow")) + " needs " +
+           std::to_string(assetsNeeded());
 }
 
 LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors)

@@ -65,10 +65,17 @@ public:
     std::optional<LiveUpdate> add(const std::vector<ReceivedBar>& bars, const std::vector<std::string>& symbols,
                                   const std::unordered_map<std::string, std::string>& sectors);
     const ReturnWindow& window() const { return m_window; }
+    // Why no update has fallen due yet, for a session that waits without a word
+    // otherwise: the window is not full yet, or too few assets fill it for the run
+    // (k-means needs k). Empty once the window would run.
+    std::string waitingFor() const;
     // Asked from another thread to stop a running update (Cancelled is thrown from add).
     void cancel() { m_cancel = true; }
 
 private:
+    // Assets with a full window that a run needs: k for k-means, two for AdaptGrow.
+    std::int64_t assetsNeeded() const;
+    std::string runNeeds() const;  // "k=10 needs 10"
     LiveUpdate run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors);
 
     LiveOptions m_options;

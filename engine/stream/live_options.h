@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clusterdesk::store {
 class RunStore;
@@ -26,6 +27,9 @@ struct LiveOptions {
     bool scaleBars = true;            // each bar to unit dispersion across the assets (return_window.h)
     std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
     KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
+    // The symbols the session asked the feed for; empty: all it carries. Fewer than a
+    // run needs (k for k-means) is refused at once: the window could never fill.
+    std::vector<std::string> symbols;
     // Without a warm start (the first update, or after a cluster emptied): the best of
     // this many k-means initialisations, or for AdaptGrow this many k-means restarts at
     // the k growth chose, since every later update inherits the answer.

@@ -247,6 +247,43 @@ private slots:
         }
     }
 
+    void saysWhyNoUpdateComes()
+    {
+        // Fewer symbols than k: refused before anything connects (no feed listens here).
+        QProcess refused;
+        refused.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                      {"live", "--feed", "ws://127.0.0.1:1", "--no-record", "--symbols", "A,B,C"});
+        QVERIFY(refused.waitForFinished(60000));
+        QCOMPARE(refused.exitCode(), 2);
+        QVERIFY(refused.readAllStandardError().contains("k=10 needs 10 assets with a full window, but the session asks the feed for 3 symbols"));
+
+        // A feed of 5 assets and k = 6: the window fills, and the session says once why
+        // it waits; stopped, its summary has the reason and no latency to give.
+        FeedProcess feed({"--demo", "market:assets=5,sectors=2", "--speed", "10"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                  {"live", "--feed", feed.webSocketUrl().toString(), "--no-record", "--k", "6", "--window", "5", "--json", "-"});
+        QVERIFY(cli.waitForStarted(30000));
+        const QByteArray reason = "only 5 assets have a full window; k=6 needs 6";
+        QByteArray err;
+        for (int i = 0; i < 1200 && !err.contains(reason) && cli.state() == QProcess::Running; ++i) {
+            cli.waitForReadyRead(100);
+            err += cli.readAllStandardError();
+        }
+        ::kill(static_cast<pid_t>(cli.processId()), SIGINT);
+        QVERIFY(cli.waitForFinished(30000));
+        err += cli.readAllStandardError();
+        QVERIFY2(err.contains("clusterdesk-cli: live: waiting: " + reason), err.constData());
+        QCOMPARE(err.count("waiting:"), 1);
+        QJsonObject summary;
+        for (const QByteArray& line : cli.readAllStandardOutput().split('\n'))
+            if (const QJsonObject object = QJsonDocument::fromJson(line).object(); object.contains("summary")) summary = object["summary"].toObject();
+        QCOMPARE(summary["updates"].toInt(-1), 0);
+        QVERIFY(summary["latency_ms"].isNull());
+        QCOMPARE(summary["no_update_because"].toString(), QString::fromUtf8(reason));
+    }
+
     void refusedWithoutTheToken()
     {
         clusterdesk::test::TempDir temp;

@@ -415,6 +415,30 @@ LiveOptions exactAdaptGrowOptions()
 
 }  // namespace
 
+TEST_CASE("a session that cannot update says why: too few symbols is refused at once, a filling window or too few assets is told")
+{
+    LiveOptions options = marketOptions();  // k = 10
+    options.symbols = {"A", "B", "B", "C"};  // three distinct
+    CHECK_THROWS_WITH_AS(LiveClusterer{options}, doctest::Contains("k=10 needs 10 assets with a full window, but the session asks the feed for 3 symbols"),
+                         UsageError);
+    options.symbols.clear();
+    options.windowBars = 3;
+    options.updateEveryBars = 1;
+    LiveClusterer live(options);
+    CHECK(live.waitingFor() == "the window has 0 of the 4 bars its 3 returns need");
+    // Two assets trade through a full window: k = 10 can never run on them.
+    const std::vector<std::string> symbols{"X", "Y"};
+    for (int b = 0; b < 5; ++b)
+        CHECK_FALSE(live.add({ReceivedBar{bar(b * 1000000, {{0, 100.0 + b}, {1, 50.0 - (b % 2)}}), 1}}, symbols, {}));
+    CHECK(live.waitingFor() == "only 2 assets have a full window; k=10 needs 10");
+    options.params.k = 2;
+    LiveClusterer two(options);
+    std::optional<LiveUpdate> update;
+    for (int b = 0; b < 5 && !update; ++b) update = two.add({ReceivedBar{bar(b * 1000000, {{0, 100.0 + b}, {1, 50.0 - (b % 2)}}), 1}}, symbols, {});
+    CHECK(update.has_value());
+    CHECK(two.waitingFor().empty());
+}
+
 TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
 {
     LiveOptions options = marketOptions();
