@@ -26,6 +26,7 @@ struct ClusterProjection {
     std::vector<double> centroidX, centroidY;
     double explained[2] = {0, 0};          // fraction of variance on PC1 and PC2
     std::int64_t totalRows = 0;
+    std::vector<std::int64_t> clusterRows; // rows per cluster in the whole dataset, not the sample
 };
 
 // How a run ended.

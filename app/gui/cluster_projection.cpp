@@ -105,6 +105,9 @@ ui::ClusterProjection projectClusters(const Dataset& data, const ClusterResult& 
         p.row.push_back(static_cast<std::int64_t>(r));
         if (r < data.rowNames.size()) p.names << QString::fromStdString(data.rowNames[r]);
     }
+    p.clusterRows.assign(static_cast<std::size_t>(std::max(result.k, 0)), 0);
+    for (const std::int32_t label : result.labels)
+        if (label >= 0 && label < result.k) ++p.clusterRows[static_cast<std::size_t>(label)];
     for (int c = 0; c < result.k; ++c) {
         double a = 0, b = 0;
         project(result.centroids.data() + static_cast<std::size_t>(c) * d, &a, &b);

@@ -61,6 +61,7 @@ ui::ClusterProjection projection(int points)
     p.centroidX = {0};
     p.centroidY = {0};
     p.totalRows = points;
+    p.clusterRows = {points};
     return p;
 }
 
@@ -169,6 +170,34 @@ private slots:
         m_runs->select("b");
         plot.refresh(*m_runs);
         QCOMPARE(plot.energyJoules(), 400.0);  // 200 W for 2 s
+    }
+
+    void clustersLegendGivesEachClustersSizeNotItsSample()
+    {
+        // 100 rows, a sample of 10 drawn: cluster 0 holds 60 rows (6 drawn), cluster 1 40 (4).
+        ui::ClusterProjection sampled;
+        for (int i = 0; i < 10; ++i) {
+            sampled.x.push_back(i);
+            sampled.y.push_back(i % 3);
+            sampled.cluster.push_back(i < 6 ? 0 : 1);
+            sampled.row.push_back(10 * i);
+        }
+        sampled.centroidX = {2, 7};
+        sampled.centroidY = {1, 1};
+        sampled.totalRows = 100;
+        sampled.clusterRows = {60, 40};
+        ui::RunSet runs;
+        runs.add("s", "sampled").setProjection(sampled);
+        ui::ClustersPlot plot;
+        plot.refresh(runs);
+        QCOMPARE(plot.pointCount(), 10);
+        QCOMPARE(plot.graph(0)->name(), QString("cluster 0 (60)"));
+        QCOMPARE(plot.graph(1)->name(), QString("cluster 1 (40)"));
+        // Every row drawn: the size alone.
+        ui::RunSet whole;
+        whole.add("w", "whole").setProjection(projection(7));
+        plot.refresh(whole);
+        QCOMPARE(plot.graph(0)->name(), QString("cluster 0 (7)"));
     }
 
     void clustersDrawTheSelectedRun()

@@ -86,7 +86,11 @@ void ClustersPlot::refresh(const RunSet& runs)
     const double markerSize = p.x.size() > 2000 ? 3 : 6;
     for (int c = 0; c < clusters; ++c) {
         QCPGraph* g = addGraph();
-        g->setName(tr("cluster %1 (%2)").arg(c).arg(xs[static_cast<std::size_t>(c)].size()));
+        // The cluster's size in the dataset, not in the sample drawn (the title says how
+        // many rows are drawn).
+        const std::int64_t size = static_cast<std::size_t>(c) < p.clusterRows.size() ? p.clusterRows[static_cast<std::size_t>(c)]
+                                                                                     : xs[static_cast<std::size_t>(c)].size();
+        g->setName(tr("cluster %1 (%2)").arg(c).arg(size));
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, clusterColor(c), markerSize));
         g->setData(xs[static_cast<std::size_t>(c)], ys[static_cast<std::size_t>(c)]);  // QCPGraph sorts by x
