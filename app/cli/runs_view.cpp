@@ -130,7 +130,7 @@ std::string runShowText(const store::RunRecord& record)
     field("params", codec::paramsThatApplied(parsedOrEmpty(r.paramsJson)).dump());
     std::string devices;
     for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
-    field("topology", r.topology + (r.threads ? ", " + std::to_string(r.threads) + " threads" : "") +
+    field("topology", r.topology + (r.threads ? ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads") : "") +
                           (r.backend.empty() ? "" : ", " + r.backend + " backend") + (devices.empty() ? "" : " on " + devices));
     field("engine", r.engineVersion + " (commit " + r.gitCommit + ") on host " + r.host);
     field("time", r.startedAt + " .. " + (r.endedAt.empty() ? "(running)" : r.endedAt));

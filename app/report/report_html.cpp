@@ -42,10 +42,11 @@ QString energy(double joules)
     return joules < 1 ? QString::number(joules * 1000, 'f', 1) + " mJ" : QString::number(joules, 'f', 2) + " J";
 }
 
-// 0 is how a run records "every core".
+// 0 is how a run records "every core": as many as its data pays for (a small one runs
+// on fewer; the run's devices say how many it had).
 QString threadsText(int threads)
 {
-    return threads > 0 ? QString::number(threads) + (threads == 1 ? " thread" : " threads") : QString("every core");
+    return threads > 0 ? QString::number(threads) + (threads == 1 ? " thread" : " threads") : QString("up to every core");
 }
 
 json metricsOf(const store::RunRecord& record)
