@@ -163,6 +163,9 @@ void EvolutionPlot::addEventMark(double x, double lastIteration, const QString& 
     label->setText(text);
     label->setColor(colour);
     label->setBrush(QColor(255, 255, 255, 200));
+    // Aligned by its box, padding included: without padding a label at the right end
+    // touched the axis's edge, which cut its last letter.
+    label->setPadding(QMargins(3, 1, 3, 1));
     ++m_eventMarks;
 }
 
