@@ -10,12 +10,14 @@
 namespace clusterdesk {
 namespace {
 
-int parseCount(const std::string& text, const std::string& spec, int max)
+// A count or an index in [min, max]; the message says the range, whichever way it fails.
+int parseCount(const std::string& text, const std::string& spec, int min, int max)
 {
     int value = -1;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > max)
-        throw UsageError("bad topology '" + spec + "': '" + text + "' is not a number from 0 to " + std::to_string(max));
+    if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max)
+        throw UsageError("bad topology '" + spec + "': '" + text + "' is not a number from " + std::to_string(min) + " to " +
+                         std::to_string(max));
     return value;
 }
 
@@ -42,7 +44,7 @@ int hostfileSlots(const std::string& path, const std::string& spec)
         int slots = 1;
         while (words >> word) {
             if (word.rfind("slots=", 0) == 0) {
-                slots = parseCount(word.substr(6), spec, 1 << 20);
+                slots = parseCount(word.substr(6), spec, 0, 1 << 20);
                 if (slots < 1) throw UsageError(path + ":" + std::to_string(lineNo) + ": slots must be at least 1");
             }
         }
@@ -80,8 +82,7 @@ Topology parseTopology(const std::string& spec)
         topology.kind = Topology::Kind::Host;
     } else if (spec.rfind("shards:", 0) == 0) {
         topology.kind = Topology::Kind::Shards;
-        topology.hostShards = parseCount(spec.substr(7), spec, kMaxShards);
-        if (topology.hostShards < 1) throw UsageError("bad topology '" + spec + "': at least one shard is needed");
+        topology.hostShards = parseCount(spec.substr(7), spec, 1, kMaxShards);
     } else if (spec == "cuda") {
         topology.kind = Topology::Kind::Cuda;
         topology.gpus = {0};
@@ -94,7 +95,7 @@ Topology parseTopology(const std::string& spec)
             const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             // A GPU may be listed more than once: several shards on one device, which
             // is how a one-GPU machine exercises the multi-shard path.
-            topology.gpus.push_back(parseCount(item, spec, kMaxShards));
+            topology.gpus.push_back(parseCount(item, spec, 0, kMaxShards));
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
@@ -110,8 +111,8 @@ Topology parseTopology(const std::string& spec)
         }
         if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");
         const bool count = rest.find_first_not_of("0123456789") == std::string::npos;
-        topology.ranks = count ? parseCount(rest, spec, kMaxShards) : hostfileSlots(rest, spec);
-        if (topology.ranks < 1) throw UsageError("bad topology '" + spec + "': at least one rank is needed");
+        topology.ranks = count ? parseCount(rest, spec, 1, kMaxShards) : hostfileSlots(rest, spec);
+        if (topology.ranks < 1) throw UsageError("bad topology '" + spec + "': its hostfile gives no slot (at least one rank is needed)");
         if (topology.ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
         if (!count) topology.hostfile = rest;
     } else {

@@ -84,7 +84,7 @@ private slots:
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
-        QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "at least one shard";
+        QTest::newRow("bad topology") << QStringList{"run", "--demo", "blobs", "--topology", "shards:0"} << "'0' is not a number from 1 to";
         QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
         QTest::newRow("help of an unknown command") << QStringList{"fly", "--help"} << "unknown command 'fly'";
         QTest::newRow("precision on the host") << QStringList{"run", "--demo", "blobs", "--precision", "bf16"}

@@ -66,11 +66,13 @@ std::vector<RejectsRow> rejectsRows()
 {
     std::vector<RejectsRow> rows;
     rows.push_back({"empty", "", "unknown topology ''"});
-    rows.push_back({"shards:0", "shards:0", "at least one shard"});
+    rows.push_back({"shards:0", "shards:0", "'0' is not a number from 1 to 1024"});
+    rows.push_back({"shards:5000", "shards:5000", "'5000' is not a number from 1 to 1024"});
+    rows.push_back({"pool:0", "pool:0", "'0' is not a number from 1 to 1024"});
     rows.push_back({"shards:x", "shards:x", "'x' is not a number"});
     rows.push_back({"cuda:", "cuda:", "'' is not a number"});
     rows.push_back({"cuda:0,,1", "cuda:0,,1", "'' is not a number"});
-    rows.push_back({"cuda:-1", "cuda:-1", "'-1' is not a number"});
+    rows.push_back({"cuda:-1", "cuda:-1", "'-1' is not a number from 0 to 1024"});
     rows.push_back({"mpi", "mpi", "unknown topology 'mpi'"});
     rows.push_back({"pool::cuda", "pool::cuda", "cannot read hostfile :cuda"});
     return rows;
