@@ -94,7 +94,9 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
     std::snprintf(line, sizeof line, "%-8s  %-19s  %-11s  %-9s  %-5s  %-10s  %4s  %-12s  %-9s  %s\n", "ID", "STARTED (UTC)", "STATUS",
                   "ALGORITHM", "MODE", "TOPOLOGY", "K", "INERTIA", "SECONDS", "DATASET");
     text += line;
+    bool anyDeleted = false;
     for (const store::RunInfo& r : runs) {
+        anyDeleted = anyDeleted || r.deleted;
         std::string status = store::toString(r.status);
         if (r.failure == store::kInterrupted) status = "interrupted";
         if (r.deleted) status += "*";
@@ -107,6 +109,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
         text += line;
     }
     if (runs.empty()) text += "(no runs)\n";
+    if (anyDeleted) text += "* deleted: kept in the history and the chain; runs gc removes its labels and centroids\n";
     return text;
 }
 

@@ -490,6 +490,11 @@ private slots:
         QVERIFY2(again.exitCode == 0 && again.out.contains("was deleted before; nothing changed"), qPrintable(describe(again)));
         QCOMPARE(list().size(), 1);
         QCOMPARE(list({"--deleted"}).size(), 2);
+        // In the table a deleted run's status is starred, and the star explained.
+        const CliResult table = runCli(QStringList{"runs", "list", "--deleted"} + db());
+        QVERIFY2(QRegularExpression(drop.left(8) + ".*  ok\\*  ").match(table.out).hasMatch() &&
+                     table.out.contains("* deleted: kept in the history"), qPrintable(table.out));
+        QVERIFY(!runCli(QStringList{"runs", "list"} + db()).out.contains("* deleted"));
         const CliResult gc = runCli(QStringList{"runs", "gc"} + db());
         QVERIFY2(gc.exitCode == 0 && gc.out.contains("1 deleted run"), qPrintable(describe(gc)));
         QVERIFY(show(drop)["artifacts_collected"].toBool());
