@@ -140,6 +140,8 @@ private:
                  "h1 { font-size: 18pt; } h2 { font-size: 14pt; margin-top: 1.5em; border-bottom: 1px solid #999; } h3 { font-size: 12pt; }\n"
                  "table { border-collapse: collapse; margin: 0.5em 0; } th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }\n"
                  "table.facts th { background: #eee; } table.grid th { background: #ddd; }\n"
+                 // Headers whole: a narrow PDF page broke them mid-word ("Algorith" / "m").
+                 "table.grid { font-size: 9pt; } table.grid th { white-space: nowrap; }\n"
                  "td.hash, pre { font-family: monospace; font-size: 8pt; } pre { white-space: pre-wrap; }\n"
                  "figure { margin: 1em 0; page-break-inside: avoid; } figcaption { font-style: italic; }\n"
                  "tr { page-break-inside: avoid; }\n"
