@@ -4,8 +4,8 @@
 // only its first cell is text and the next row starts with a number. Id column: the
 // first column is row names when its data cells are text, or its header is empty or
 // one of id/name/symbol/asset/ticker. A first data cell that marks a missing value
-// (empty, NA, N/A, null, ...) does not make the column names: it is a feature with a
-// gap, refused at its line and column like a gap on any other row. A header column named label or truth (any case)
+// (empty, NA, N/A, null, ...) above a number makes no names (nor a header): it is a
+// feature with a gap, refused at its line and column like a gap on any later row. A header column named label or truth (any case)
 // holds integer ground truth. Every other cell must be a finite float32.
 #include "csv_matrix.h"
 #include "data_source.h"
@@ -67,8 +67,17 @@ void checkWidth(const CsvReader& reader, const CsvRecord& record, std::size_t ex
     reader.fail(record.line, record.endColumn, message);
 }
 
-// The columns, from the first record and the one after it (when there is one).
-MatrixColumns detectColumns(const CsvReader& reader, const CsvRecord& first, const CsvRecord& second, bool hasSecond)
+// Whether a first cell is a gap in a numeric column, not a name: it marks a missing value
+// and the next row's first cell is a number. An empty one can also be pandas' header
+// over its index, so the header rule asks for a spelled marker (gapSpelled).
+bool gapAbove(const CsvField& cell, const CsvRecord* next, bool gapSpelled = false)
+{
+    return marksMissingValue(cell.text) && (!gapSpelled || !lowerTrimmed(cell.text).empty()) && next && next->size() > 0 &&
+           isNumber((*next)[0]);
+}
+
+// The columns, from the first three records (those there are).
+MatrixColumns detectColumns(const CsvReader& reader, const CsvRecord& first, const CsvRecord* second, const CsvRecord* third)
 {
     MatrixColumns columns;
     columns.width = first.size();
@@ -77,17 +86,17 @@ MatrixColumns detectColumns(const CsvReader& reader, const CsvRecord& first, con
     if (!header && !isNumber(first[0])) {
         // Only the first cell is text: a header over numeric columns if the next row starts
         // with a number, otherwise a data row whose first cell is its name.
-        header = columns.width == 1 || (hasSecond && second.size() > 0 && isNumber(second[0]));
+        header = columns.width == 1 || (second && second->size() > 0 && isNumber((*second)[0]) && !gapAbove(first[0], second, true));
     }
-    if (header && !hasSecond) reader.fail(reader.line(), 1, "no data rows after the header");
+    if (header && !second) reader.fail(reader.line(), 1, "no data rows after the header");
     if (header) {
         for (const CsvField& field : first.fields) columns.headerNames.emplace_back(field.text);
     }
 
-    const CsvRecord& firstData = header ? second : first;
+    const CsvRecord& firstData = header ? *second : first;
     checkWidth(reader, firstData, columns.width, header);
     columns.idColumn = columns.width > 1 && ((header && isIdHeader(first[0].text)) ||
-                                             (!isNumber(firstData[0]) && !marksMissingValue(firstData[0].text)));
+                                             (!isNumber(firstData[0]) && !gapAbove(firstData[0], header ? third : second)));
 
     if (header) {
         for (std::size_t c = columns.idColumn ? 1 : 0; c < columns.width; ++c) {
@@ -147,11 +156,13 @@ std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path
 {
     CsvRecord first;
     CsvRecord second;
+    CsvRecord third;
     const bool hasFirst = reader.next(first);
     const bool hasSecond = hasFirst && reader.next(second);
+    const bool hasThird = hasSecond && reader.next(third);
     if (headOnly && !hasSecond) return std::nullopt;
     if (!hasFirst) reader.fail(1, 1, "empty file: no header and no data");
-    const MatrixColumns columns = detectColumns(reader, first, second, hasSecond);
+    const MatrixColumns columns = detectColumns(reader, first, hasSecond ? &second : nullptr, hasThird ? &third : nullptr);
     const bool header = !columns.headerNames.empty();
 
     Dataset out;
@@ -171,6 +182,7 @@ std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path
         }
         appendMatrixRow(reader, second, columns, out);
     }
+    if (hasThird) appendMatrixRow(reader, third, columns, out);
     if (headOnly) {
         if (!appendMatrixRowsInBlocks(path, reader.position(), reader.line(), reader.delimiter(), columns, out, progress))
             return std::nullopt;

@@ -43,6 +43,10 @@ std::vector<GoodFilesRow> goodFilesRows()
     rows.push_back({"id column and header", std::string("id,x,y\na,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
     rows.push_back({"numeric ids under an id header", std::string("id,x\n7,1\n8,2\n"), 2, 1, std::vector<std::string>{"7", "8"}, std::vector<std::string>{"x"}, std::vector<int>{}});
     rows.push_back({"pandas empty index header", std::string(",x,y\nr1,1,2\nr2,3,4\n"), 2, 2, std::vector<std::string>{"r1", "r2"}, std::vector<std::string>{"x", "y"}, std::vector<int>{}});
+    // A marker of a missing value is an id where the column holds names (Namibia's NA).
+    rows.push_back({"NA as a name among names", std::string("country,gdp\nNA,1\nUS,2\n"), 2, 1, std::vector<std::string>{"NA", "US"}, std::vector<std::string>{"gdp"}, std::vector<int>{}});
+    rows.push_back({"NA as a name, no header", std::string("NA,1,2\nUS,3,4\n"), 2, 2, std::vector<std::string>{"NA", "US"}, std::vector<std::string>{}, std::vector<int>{}});
+    rows.push_back({"NA as the only row's name", std::string("country,gdp\nNA,1\n"), 1, 1, std::vector<std::string>{"NA"}, std::vector<std::string>{"gdp"}, std::vector<int>{}});
     rows.push_back({"an id header keeps its column ids, even a missing one", std::string("name,x\n,1\nb,2\n"), 2, 1, std::vector<std::string>{"", "b"}, std::vector<std::string>{"x"}, std::vector<int>{}});
     rows.push_back({"id column, no header", std::string("a,1,2\nb,3,4\n"), 2, 2, std::vector<std::string>{"a", "b"}, std::vector<std::string>{}, std::vector<int>{}});
     rows.push_back({"header over numbers, text only in first cell", std::string("x,1,2\n5,3,4\n"), 1, 3, std::vector<std::string>{}, std::vector<std::string>{"x", "1", "2"}, std::vector<int>{}});
@@ -163,6 +167,7 @@ std::vector<BadInputRow> badInputRows()
     rows.push_back({"NA in the first data row", std::string("ret_a,ret_b\nNA,2\n4,5\n"), 2, 1, "field 1 (ret_a): not a number: 'NA'"});
     rows.push_back({"empty first cell of the first data row", std::string("ret_a,ret_b\n,2\n4,5\n"), 2, 1, "field 1 (ret_a): empty cell"});
     rows.push_back({"#N/A in the first data row", std::string("ret_a,ret_b\n #N/A ,2\n4,5\n"), 2, 2, "field 1 (ret_a): not a number: '#N/A'"});
+    rows.push_back({"NA in the first row, no header", std::string("NA,1,2\n4,5,6\n"), 1, 1, "field 1: not a number: 'NA'"});
     rows.push_back({"text in later id-less row", std::string("1,2\nb,4\n"), 2, 1, "field 1: not a number: 'b'"});
     std::string longLine("1,2\n");
     longLine += std::string((1 << 20) + 1, '7');
