@@ -303,7 +303,7 @@ int liveCommand(const std::vector<std::string>& args)
         std::vector<double> latencies;
         int updates = 0;
         std::string refusal;
-        std::string saidWaiting;
+        bool saidWaiting = false;
         try {
             while (!g_stop && (o.maxUpdates == 0 || updates < o.maxUpdates)) {
                 const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -321,13 +321,13 @@ int liveCommand(const std::vector<std::string>& args)
                 const std::vector<stream::ReceivedBar> bars = inbox.takeClosed();
                 const auto update = clusterer.add(bars, inbox.symbols(), inbox.sectors());
                 if (!update) {
-                    // A full window that too few assets fill stays so until the feed
-                    // carries more: said once, not at every bar. (A filling window is
-                    // the usual start, said only in the summary.)
-                    const std::string waiting = clusterer.waitingFor();
-                    if (!waiting.empty() && waiting != saidWaiting && clusterer.window().bars() > o.windowBars) {
-                        saidWaiting = waiting;
-                        std::cerr << "clusterdesk-cli: live: waiting: " << waiting << '\n';
+                    // Too few assets for the run: said the first time, not at every bar
+                    // as more assets fill their windows. (A filling window is how every
+                    // session starts: the summary says it if the session ends so.)
+                    if (const stream::LiveWait wait = clusterer.waitingFor();
+                        wait.kind == stream::LiveWait::Kind::TooFewAssets && !saidWaiting) {
+                        saidWaiting = true;
+                        std::cerr << "clusterdesk-cli: live: waiting: " << wait.text << '\n';
                     }
                     continue;
                 }
@@ -365,7 +365,7 @@ int liveCommand(const std::vector<std::string>& args)
                                {"peak_rss_mib", processMemory().peakMiB},
                                {"feed", feedJson(stats)}};
         // Without an update there is no latency to give, only the reason.
-        const std::string waiting = updates == 0 ? clusterer.waitingFor() : std::string();
+        const std::string waiting = updates == 0 ? clusterer.waitingFor().text : std::string();
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;
         if (json) {

@@ -127,11 +127,21 @@ void LiveController::clusterLoop()
                 c.m_clusterer = nullptr;
             }
         } forget{*this};
+        bool saidWaiting = false;
         while (!m_stop) {
             if (!m_inbox->waitForClosed(std::chrono::milliseconds(50))) continue;
             const std::vector<stream::ReceivedBar> bars = m_inbox->takeClosed();
             auto update = clusterer.add(bars, m_inbox->symbols(), m_inbox->sectors());
-            if (!update) continue;
+            if (!update) {
+                // Too few assets for the run: the status bar says so, once (as the CLI).
+                if (const stream::LiveWait wait = clusterer.waitingFor();
+                    wait.kind == stream::LiveWait::Kind::TooFewAssets && !saidWaiting) {
+                    saidWaiting = true;
+                    const QString text = tr("Live: waiting: %1").arg(QString::fromStdString(wait.text));
+                    QMetaObject::invokeMethod(this, [this, text] { m_window.statusBar()->showMessage(text); }, Qt::QueuedConnection);
+                }
+                continue;
+            }
             auto shared = std::make_shared<const stream::LiveUpdate>(std::move(*update));
             QMetaObject::invokeMethod(this, [this, shared] { onUpdate(shared); }, Qt::QueuedConnection);
         }

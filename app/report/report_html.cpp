@@ -117,9 +117,9 @@ private:
         m_out += "</table>\n";
     }
 
-    void table(const QStringList& headers, const std::vector<QStringList>& rows)
+    void table(const QStringList& headers, const std::vector<QStringList>& rows, const QString& cssClass = "grid")
     {
-        m_out += "<table class=\"grid\">\n<tr>";
+        m_out += "<table class=\"" + cssClass + "\">\n<tr>";
         for (const QString& h : headers) m_out += "<th>" + esc(h) + "</th>";
         m_out += "</tr>\n";
         for (const QStringList& row : rows) {
@@ -140,8 +140,9 @@ private:
                  "h1 { font-size: 18pt; } h2 { font-size: 14pt; margin-top: 1.5em; border-bottom: 1px solid #999; } h3 { font-size: 12pt; }\n"
                  "table { border-collapse: collapse; margin: 0.5em 0; } th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }\n"
                  "table.facts th { background: #eee; } table.grid th { background: #ddd; }\n"
-                 // Headers whole: a narrow PDF page broke them mid-word ("Algorith" / "m").
-                 "table.grid { font-size: 9pt; } table.grid th { white-space: nowrap; }\n"
+                 // The summary's one-word headers whole: a narrow PDF page broke them
+                 // mid-word ("Algorith" / "m"); longer headers wrap between words.
+                 "table.grid { font-size: 9pt; } table.summary th { white-space: nowrap; }\n"
                  "td.hash, pre { font-family: monospace; font-size: 8pt; } pre { white-space: pre-wrap; }\n"
                  "figure { margin: 1em 0; page-break-inside: avoid; } figcaption { font-style: italic; }\n"
                  "tr { page-break-inside: avoid; }\n"
@@ -200,7 +201,7 @@ private:
                             run.record.info.energyJ ? energy(*run.record.info.energyJ) : QString("-"),
                             run.quality.ari ? num(*run.quality.ari, 4) : QString("-")});
         }
-        table({"Run", "Algorithm", "Topology", "k", "Inertia", "Time", "Energy", "ARI vs truth"}, rows);
+        table({"Run", "Algorithm", "Topology", "k", "Inertia", "Time", "Energy", "ARI vs truth"}, rows, "grid summary");
     }
 
     void runSections(const RunSection& run, const std::vector<RenderedPlot>& plots, int& plotIndex)

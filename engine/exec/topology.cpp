@@ -10,15 +10,20 @@
 namespace clusterdesk {
 namespace {
 
-// A count or an index in [min, max]; the message says the range, whichever way it fails.
-int parseCount(const std::string& text, const std::string& spec, int min, int max)
+// A count or an index in [min, max]; the message (after `where`) says the range,
+// whichever way it fails.
+int parseCount(const std::string& text, const std::string& where, int min, int max)
 {
     int value = -1;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max)
-        throw UsageError("bad topology '" + spec + "': '" + text + "' is not a number from " + std::to_string(min) + " to " +
-                         std::to_string(max));
+        throw UsageError(where + ": '" + text + "' is not a number from " + std::to_string(min) + " to " + std::to_string(max));
     return value;
+}
+
+std::string badTopology(const std::string& spec)
+{
+    return "bad topology '" + spec + "'";
 }
 
 // Total slots of an OpenMPI hostfile: "host [slots=N] [max_slots=M]" per line, '#'
@@ -29,7 +34,7 @@ int hostfileSlots(const std::string& path, const std::string& spec)
     try {
         text = data::readFileBytes(path);  // refuses a FIFO or /dev/zero before it can block or run on
     } catch (const DataError& e) {
-        throw UsageError("bad topology '" + spec + "': cannot read hostfile " + e.what());
+        throw UsageError(badTopology(spec) + ": cannot read hostfile " + e.what());
     }
     std::istringstream in(text);
     long long total = 0;
@@ -43,15 +48,12 @@ int hostfileSlots(const std::string& path, const std::string& spec)
         if (!(words >> host)) continue;
         int slots = 1;
         while (words >> word) {
-            if (word.rfind("slots=", 0) == 0) {
-                slots = parseCount(word.substr(6), spec, 0, 1 << 20);
-                if (slots < 1) throw UsageError(path + ":" + std::to_string(lineNo) + ": slots must be at least 1");
-            }
+            if (word.rfind("slots=", 0) == 0) slots = parseCount(word.substr(6), path + ":" + std::to_string(lineNo) + ": slots", 1, 1 << 20);
         }
         total += slots;
         if (total > (1 << 20)) break;
     }
-    if (total == 0) throw UsageError("bad topology '" + spec + "': hostfile " + path + " lists no hosts");
+    if (total == 0) throw UsageError(badTopology(spec) + ": hostfile " + path + " lists no hosts");
     return static_cast<int>(std::min<long long>(total, 1 << 20));
 }
 
@@ -82,7 +84,7 @@ Topology parseTopology(const std::string& spec)
         topology.kind = Topology::Kind::Host;
     } else if (spec.rfind("shards:", 0) == 0) {
         topology.kind = Topology::Kind::Shards;
-        topology.hostShards = parseCount(spec.substr(7), spec, 1, kMaxShards);
+        topology.hostShards = parseCount(spec.substr(7), badTopology(spec), 1, kMaxShards);
     } else if (spec == "cuda") {
         topology.kind = Topology::Kind::Cuda;
         topology.gpus = {0};
@@ -95,7 +97,7 @@ Topology parseTopology(const std::string& spec)
             const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             // A GPU may be listed more than once: several shards on one device, which
             // is how a one-GPU machine exercises the multi-shard path.
-            topology.gpus.push_back(parseCount(item, spec, 0, kMaxShards));
+            topology.gpus.push_back(parseCount(item, badTopology(spec), 0, kMaxShards));
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
@@ -109,11 +111,10 @@ Topology parseTopology(const std::string& spec)
                 rest.erase(rest.size() - suffix.size());
             }
         }
-        if (rest.empty()) throw UsageError("bad topology '" + spec + "': give a rank count or a hostfile after pool:");
+        if (rest.empty()) throw UsageError(badTopology(spec) + ": give a rank count or a hostfile after pool:");
         const bool count = rest.find_first_not_of("0123456789") == std::string::npos;
-        topology.ranks = count ? parseCount(rest, spec, 1, kMaxShards) : hostfileSlots(rest, spec);
-        if (topology.ranks < 1) throw UsageError("bad topology '" + spec + "': its hostfile gives no slot (at least one rank is needed)");
-        if (topology.ranks > kMaxShards) throw UsageError("bad topology '" + spec + "': more than " + std::to_string(kMaxShards) + " ranks");
+        topology.ranks = count ? parseCount(rest, badTopology(spec), 1, kMaxShards) : hostfileSlots(rest, spec);
+        if (topology.ranks > kMaxShards) throw UsageError(badTopology(spec) + ": more than " + std::to_string(kMaxShards) + " ranks");
         if (!count) topology.hostfile = rest;
     } else {
         throw UsageError("unknown topology '" + spec + "' (expected host, shards:N, cuda, cuda:0,1,..., pool:N or pool:HOSTFILE, optionally with :cuda)");

@@ -34,7 +34,8 @@ LiveClusterer::LiveClusterer(LiveOptions options)
     if (!asked.empty() && static_cast<std::int64_t>(asked.size()) < assetsNeeded())
         throw UsageError(runNeeds() + " assets with a full window, but the session asks the feed for " +
                          std::to_string(asked.size()) + (asked.size() == 1 ? " symbol" : " symbols") +
-                         ": ask for more symbols or a smaller k");
+                         (m_options.params.algorithm == Algorithm::KMeans ? ": ask for more symbols or a smaller k"
+                                                                          : ": ask for more symbols"));
     // Power is sampled with the estimate or RAPL only: a live session runs many short
     // updates and must not wait on device discovery each time.
     PowerSamplerOptions power;
@@ -76,14 +77,20 @@ std::int64_t LiveClusterer::assetsNeeded() const
     return m_options.params.algorithm == Algorithm::KMeans ? m_options.params.k : 2;
 }
 
-std::string LiveClusterer::waitingFor() const
+LiveWait LiveClusterer::waitingFor() const
 {
+    using Kind = LiveWait::Kind;
     if (m_window.bars() <= m_options.windowBars)
-        return "the window has " + std::to_string(m_window.bars()) + " of the " + std::to_string(m_options.windowBars + 1) +
-               " bars its " + std::to_string(m_options.windowBars) + " returns need";
-    const std::int64_t ready = m_window.readyAssets();
-    if (ready >= assetsNeeded()) return {};
-    return "only " + std::to_string(ready) + (ready == 1 ? " asset has" : " assets have") + " a full window; " + runNeeds();
+        return {Kind::WindowFilling, "the window has " + std::to_string(m_window.bars()) + " of the " +
+                                         std::to_string(m_options.windowBars + 1) + " bars its " +
+                                         std::to_string(m_options.windowBars) + " returns need"};
+    if (const std::int64_t ready = m_window.readyAssets(); ready < assetsNeeded())
+        return {Kind::TooFewAssets,
+                "only " + std::to_string(ready) + (ready == 1 ? " asset has" : " assets have") + " a full window; " + runNeeds()};
+    if (m_barsSinceUpdate < m_options.updateEveryBars)
+        return {Kind::NotDue, "the next update is due in " + std::to_string(m_options.updateEveryBars - m_barsSinceUpdate) +
+                                  (m_options.updateEveryBars - m_barsSinceUpdate == 1 ? " bar" : " bars")};
+    return {};
 }
 
 std::string LiveClusterer::runNeeds() const

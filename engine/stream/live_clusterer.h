@@ -55,6 +55,17 @@ struct LiveUpdate {
     std::string runId;                // when recorded
 };
 
+struct LiveWait {
+    enum class Kind {
+        None,
+        WindowFilling,  // fewer bars than the window's returns need: every session starts so
+        TooFewAssets,   // a full window, but fewer assets fill it than the run needs (k for k-means)
+        NotDue,         // the window runs at the next update, --update-every bars after the last
+    };
+    Kind kind = Kind::None;
+    std::string text;  // what to tell the user, empty for None
+};
+
 class LiveClusterer {
 public:
     explicit LiveClusterer(LiveOptions options);
@@ -65,10 +76,9 @@ public:
     std::optional<LiveUpdate> add(const std::vector<ReceivedBar>& bars, const std::vector<std::string>& symbols,
                                   const std::unordered_map<std::string, std::string>& sectors);
     const ReturnWindow& window() const { return m_window; }
-    // Why no update has fallen due yet, for a session that waits without a word
-    // otherwise: the window is not full yet, or too few assets fill it for the run
-    // (k-means needs k). Empty once the window would run.
-    std::string waitingFor() const;
+    // Why no update has come yet, for a session that would wait without a word
+    // otherwise: kind None once the next bar would run one.
+    LiveWait waitingFor() const;
     // Asked from another thread to stop a running update (Cancelled is thrown from add).
     void cancel() { m_cancel = true; }
 

@@ -28,7 +28,7 @@ struct LiveOptions {
     std::int64_t updateEveryBars = 5; // re-cluster after this many new bars
     KMeansParams params;              // k-means or AdaptGrow, mode, seed, ...
     // The symbols the session asked the feed for; empty: all it carries. Fewer than a
-    // run needs (k for k-means) is refused at once: the window could never fill.
+    // run needs (k for k-means) is refused at once: no update could ever run.
     std::vector<std::string> symbols;
     // Without a warm start (the first update, or after a cluster emptied): the best of
     // this many k-means initialisations, or for AdaptGrow this many k-means restarts at

@@ -226,6 +226,12 @@ TEST_CASE("parsesPoolTopologies")
     REQUIRE_EQ(file.ranks, 5);
     REQUIRE_THROWS_AS(parseTopology("pool:0"), UsageError);
     REQUIRE_THROWS_AS(parseTopology("pool:/no/such/hostfile"), UsageError);
+    // A slot count out of range names its line and the range, whichever way it fails.
+    for (const char* slots : {"0", "2000000"}) {
+        std::ofstream(hostfile) << "localhost slots=2\nlocalhost slots=" << slots << "\n";
+        REQUIRE_THROWS_WITH_AS(parseTopology("pool:" + hostfile),
+                               (hostfile + ":2: slots: '" + slots + "' is not a number from 1 to 1048576").c_str(), UsageError);
+    }
 }
 
 namespace {

@@ -425,18 +425,32 @@ TEST_CASE("a session that cannot update says why: too few symbols is refused at 
     options.windowBars = 3;
     options.updateEveryBars = 1;
     LiveClusterer live(options);
-    CHECK(live.waitingFor() == "the window has 0 of the 4 bars its 3 returns need");
+    CHECK(live.waitingFor().kind == LiveWait::Kind::WindowFilling);
+    CHECK(live.waitingFor().text == "the window has 0 of the 4 bars its 3 returns need");
     // Two assets trade through a full window: k = 10 can never run on them.
     const std::vector<std::string> symbols{"X", "Y"};
     for (int b = 0; b < 5; ++b)
         CHECK_FALSE(live.add({ReceivedBar{bar(b * 1000000, {{0, 100.0 + b}, {1, 50.0 - (b % 2)}}), 1}}, symbols, {}));
-    CHECK(live.waitingFor() == "only 2 assets have a full window; k=10 needs 10");
+    CHECK(live.waitingFor().kind == LiveWait::Kind::TooFewAssets);
+    CHECK(live.waitingFor().text == "only 2 assets have a full window; k=10 needs 10");
+    // k = 2 runs as soon as the window is full and an update is due.
     options.params.k = 2;
     LiveClusterer two(options);
     std::optional<LiveUpdate> update;
     for (int b = 0; b < 5 && !update; ++b) update = two.add({ReceivedBar{bar(b * 1000000, {{0, 100.0 + b}, {1, 50.0 - (b % 2)}}), 1}}, symbols, {});
     CHECK(update.has_value());
-    CHECK(two.waitingFor().empty());
+    // Updates every 8 bars: a full window waits for the next one, and says when it comes.
+    options.updateEveryBars = 8;
+    LiveClusterer sparse(options);
+    for (int b = 0; b < 5; ++b)
+        CHECK_FALSE(sparse.add({ReceivedBar{bar(b * 1000000, {{0, 100.0 + b}, {1, 50.0 - (b % 2)}}), 1}}, symbols, {}));
+    CHECK(sparse.waitingFor().kind == LiveWait::Kind::NotDue);
+    CHECK(sparse.waitingFor().text == "the next update is due in 3 bars");
+    // AdaptGrow needs two assets whatever its k: one symbol is refused without blaming k.
+    options.params.algorithm = Algorithm::AdaptGrow;
+    options.symbols = {"A"};
+    CHECK_THROWS_WITH_AS(LiveClusterer{options}, "AdaptGrow needs 2 assets with a full window, but the session asks the feed for 1 symbol: ask for more symbols",
+                         UsageError);
 }
 
 TEST_CASE("live on the market demo: sectors found, the rotation followed, untouched sectors keep their ids")
