@@ -5,8 +5,9 @@
 // first column is row names when its data cells are text, or its header is empty or
 // one of id/name/symbol/asset/ticker. A first data cell that marks a missing value
 // (empty, NA, N/A, null, ...) above a number makes no names (nor a header): it is a
-// feature with a gap, refused at its line and column like a gap on any later row. A header column named label or truth (any case)
-// holds integer ground truth. Every other cell must be a finite float32.
+// feature with a gap, refused at its line and column like a gap on any later row. A
+// header column named label or truth (any case) holds integer ground truth. Every
+// other cell must be a finite float32.
 #include "csv_matrix.h"
 #include "data_source.h"
 #include "file_bytes.h"
