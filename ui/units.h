@@ -1,6 +1,5 @@
-// Durations and energies as a reader wants them: a 40 ms run is "40.2 ms", not
-// "0.04 s" or "0.00", and 3 mJ is "3.1 mJ", not "0.0 J". Display only: tables sort
-// and exports write the plain numbers.
+// engine/core/units.h for the window: durations and energies as a reader wants them
+// ("40.2 ms", not "0.04 s"; "3.1 mJ", not "0.0 J"), as QStrings.
 #pragma once
 
 #include <QString>

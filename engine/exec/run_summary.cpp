@@ -3,6 +3,7 @@
 #include "../cluster/metrics.h"
 #include "clusterdesk/version.h"
 #include "engine/core/printable.h"
+#include "engine/core/units.h"
 #include "../cluster/cluster_codec.h"
 
 #include <nlohmann/json.hpp>
@@ -141,15 +142,11 @@ std::string runSummaryText(const RunSummaryInput& in)
         text += buffer;
     }
     if (const std::string growth = describeGrowthStop(r.growth); !growth.empty()) text += "growth    " + growth + "\n";
-    // Under a second in ms, as the phases beside it: a small run read "0.000 s total".
-    char total[48];
-    if (in.report.secondsTotal < 1)
-        std::snprintf(total, sizeof total, "%.1f ms", 1000 * in.report.secondsTotal);
-    else
-        std::snprintf(total, sizeof total, "%.3f s", in.report.secondsTotal);
+    // In the unit a reader wants, as the window shows it: a small run read "0.000 s total".
     std::snprintf(buffer, sizeof buffer,
-                  "time      %s total, %.2f ms/iteration (init %.1f, assign %.1f, update %.1f, reduce %.1f ms in all)\n", total,
-                  msPerIteration(r), r.initMs, phases.assign, phases.update, phases.reduce);
+                  "time      %s total, %.2f ms/iteration (init %.1f, assign %.1f, update %.1f, reduce %.1f ms in all)\n",
+                  formatSeconds(in.report.secondsTotal).c_str(), msPerIteration(r), r.initMs, phases.assign, phases.update,
+                  phases.reduce);
     text += buffer;
     if (in.power && !in.power->devices.empty()) {
         std::string devices;
