@@ -2,6 +2,7 @@
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/core/printable.h"
+#include "engine/core/units.h"
 #include "engine/data/source_spec.h"
 #include "engine/exec/topology.h"
 
@@ -133,12 +134,12 @@ std::string runShowText(const store::RunRecord& record)
     field("params", codec::paramsThatApplied(parsedOrEmpty(r.paramsJson)).dump());
     std::string devices;
     for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
-    field("topology", r.topology + (r.threads ? ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads") : "") +
+    field("topology", r.topology + ", " + threadsText(r.threads) +
                           (r.backend.empty() ? "" : ", " + r.backend + " backend") + (devices.empty() ? "" : " on " + devices));
     field("engine", r.engineVersion + " (commit " + r.gitCommit + ") on host " + r.host);
     field("time", r.startedAt + " .. " + (r.endedAt.empty() ? "(running)" : r.endedAt));
     field("metrics", r.metricsJson);
-    if (r.energyJ) field("energy", std::to_string(*r.energyJ) + " J (" + r.energySource + ")");
+    if (r.energyJ) field("energy", formatJoules(*r.energyJ) + " (" + r.energySource + ")");
     field("recorded", std::to_string(record.iterations.size()) + " iterations, " + std::to_string(record.telemetry.size()) +
                           " telemetry samples, " + (record.labels.empty() ? "no labels" : std::to_string(record.labels.size()) + " labels") +
                           ", " + (record.centroids.empty() ? "no centroids" : std::to_string(record.k) + " centroids") +

@@ -2,6 +2,8 @@
 
 #include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/params.h"
+#include "engine/core/units.h"
+#include "engine/exec/topology.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,22 +33,20 @@ QString num(double value, int precision = 4)
     return QString::number(value, 'g', precision);
 }
 
-// Short durations in milliseconds, longer ones in seconds: a 40 ms run never reads "0.00 s".
+// The engine's wording, as every front end writes durations, energies and threads.
 QString duration(double seconds)
 {
-    return seconds < 1 ? QString::number(seconds * 1000, 'f', 1) + " ms" : QString::number(seconds, 'f', 2) + " s";
+    return QString::fromStdString(formatSeconds(seconds));
 }
 
 QString energy(double joules)
 {
-    return joules < 1 ? QString::number(joules * 1000, 'f', 1) + " mJ" : QString::number(joules, 'f', 2) + " J";
+    return QString::fromStdString(formatJoules(joules));
 }
 
-// 0 is how a run records "every core": as many as its data pays for (a small one runs
-// on fewer; the run's devices say how many it had).
 QString threadsText(int threads)
 {
-    return threads > 0 ? QString::number(threads) + (threads == 1 ? " thread" : " threads") : QString("up to every core");
+    return QString::fromStdString(clusterdesk::threadsText(threads));
 }
 
 json metricsOf(const store::RunRecord& record)

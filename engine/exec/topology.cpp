@@ -150,4 +150,10 @@ std::string spelledWithThreads(const std::string& topology, int threads)
     return threads > 0 && !onGpus ? topology + "@" + std::to_string(threads) : topology;
 }
 
+std::string threadsText(int threads)
+{
+    if (threads <= 0) return "up to every core";
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 }  // namespace clusterdesk

@@ -44,5 +44,9 @@ std::string toString(const Topology& topology);
 // (threads > 0: the count it was given), as it is for one on every core (threads 0) and
 // for GPU topologies.
 std::string spelledWithThreads(const std::string& topology, int threads);
+// A run's host threads as its reader wants them: "1 thread", "4 threads", and for 0,
+// how a run records "every core", "up to every core" (a small run pays for fewer; its
+// devices say how many it had).
+std::string threadsText(int threads);
 
 }  // namespace clusterdesk

@@ -131,6 +131,11 @@ private slots:
         // AdaptGrow chose its own k: the record's default k (8) did not shape the run.
         QVERIFY2(params.contains("\"kmax\":5") && !params.contains("\"k\":") && !params.contains("oversampling"), qPrintable(shown.out));
         QCOMPARE(show(id)["params"].toObject()["k"].toInt(), 8);  // the JSON keeps the record whole
+        // The threads it was given (run() gives 1), or for none, every core as reports say it.
+        QVERIFY2(shown.out.contains("\ntopology    host, 1 thread,"), qPrintable(shown.out));
+        const CliResult everyCore = runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3"} + db());
+        const CliResult shownEveryCore = runCli(QStringList{"runs", "show", recordedId(everyCore)} + db());
+        QVERIFY2(shownEveryCore.out.contains("\ntopology    host, up to every core,"), qPrintable(shownEveryCore.out));
     }
 
     void rerunOfAnExactRunReproducesTheLabels()
