@@ -114,6 +114,28 @@ TopologyOutcome modeledOutcome(const whatif::JobProfile& job, const Placement& w
     return out;
 }
 
+// Speedup against the first topology that has a time. Efficiency is parallel
+// efficiency: against the first timed topology on the same device (this machine's CPU,
+// an H200, ...), per device or core added; across devices it would be a ratio of two
+// machines, not of scaling. placements[i] is where spellings[i] runs.
+void scoreScaling(std::vector<TopologyOutcome>& outcomes, const std::vector<std::string>& spellings, const std::vector<Placement>& placements)
+{
+    const auto placementOf = [&](const TopologyOutcome& o) -> const Placement& {
+        return placements[static_cast<std::size_t>(std::find(spellings.begin(), spellings.end(), o.topology) - spellings.begin())];
+    };
+    const auto timed = [](const TopologyOutcome& o) { return o.msPerIteration > 0; };
+    const auto base = std::find_if(outcomes.begin(), outcomes.end(), timed);
+    for (TopologyOutcome& o : outcomes) {
+        if (!timed(o)) continue;
+        o.speedup = base->msPerIteration / o.msPerIteration;
+        const Placement& where = placementOf(o);
+        const auto reference = std::find_if(outcomes.begin(), outcomes.end(), [&](const TopologyOutcome& r) {
+            return timed(r) && placementOf(r).device.id == where.device.id;
+        });
+        o.efficiency = (reference->msPerIteration / o.msPerIteration) / (unitsOf(where) / unitsOf(placementOf(*reference)));
+    }
+}
+
 }  // namespace
 
 std::vector<TopologyOutcome> predictShape(const whatif::JobProfile& job, const std::vector<std::string>& topologies,
@@ -121,12 +143,13 @@ std::vector<TopologyOutcome> predictShape(const whatif::JobProfile& job, const s
 {
     const whatif::LocalMachine machine = whatif::describeLocalMachine();
     std::vector<TopologyOutcome> outcomes;
+    std::vector<Placement> placements;
     for (const std::string& spelling : topologies) {
-        const Placement where = whatif::placeTopology(spelling, catalog, machine);
-        if (where.measurable) throw UsageError("topology '" + spelling + "' runs here: a job given by its shape alone has no data to run, only model:... topologies");
-        outcomes.push_back(modeledOutcome(job, where, {}));
+        placements.push_back(whatif::placeTopology(spelling, catalog, machine));
+        if (placements.back().measurable) throw UsageError("topology '" + spelling + "' runs here: a job given by its shape alone has no data to run, only model:... topologies");
+        outcomes.push_back(modeledOutcome(job, placements.back(), {}));
     }
-    for (TopologyOutcome& o : outcomes) o.speedup = outcomes.front().msPerIteration / o.msPerIteration;
+    scoreScaling(outcomes, topologies, placements);
     return outcomes;
 }
 
@@ -223,17 +246,7 @@ ComparisonResult runComparison(const ComparisonRequest& request, const Compariso
         if (out.energyJ > 0) out.pointsPerJoule = static_cast<double>(request.data->rows) * out.iterations / out.energyJ;
         result.topologies.push_back(std::move(out));
     }
-    // Speedup and efficiency against the first topology that has a time.
-    const auto base = std::find_if(result.topologies.begin(), result.topologies.end(), [](const TopologyOutcome& o) { return o.msPerIteration > 0; });
-    if (base != result.topologies.end()) {
-        const Placement& baseWhere = placements[static_cast<std::size_t>(std::find(request.topologies.begin(), request.topologies.end(), base->topology) - request.topologies.begin())];
-        for (TopologyOutcome& o : result.topologies) {
-            if (o.msPerIteration <= 0) continue;
-            const Placement& where = placements[static_cast<std::size_t>(std::find(request.topologies.begin(), request.topologies.end(), o.topology) - request.topologies.begin())];
-            o.speedup = base->msPerIteration / o.msPerIteration;
-            if (where.device.kind == baseWhere.device.kind) o.efficiency = o.speedup / (unitsOf(where) / unitsOf(baseWhere));
-        }
-    }
+    scoreScaling(result.topologies, request.topologies, placements);
     for (const TopologyOutcome& o : result.topologies)
         if (control.onTopology) control.onTopology(o);
 

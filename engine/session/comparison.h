@@ -55,7 +55,7 @@ struct TopologyOutcome {
     double memoryNeededGiB = 0;
     int devices = 1;                    // GPUs or sockets; shards for this machine
     double speedup = 0;                 // against the first topology, per iteration
-    double efficiency = 0;              // speedup per device (or shard) added
+    double efficiency = 0;              // against the first topology on the same device, per device (or core) added
     std::optional<bool> identical;      // exact mode, measured: labels and centroids equal the first run's
     std::optional<double> ari;          // fast mode, measured: against the exact reference
 };

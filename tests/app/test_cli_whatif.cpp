@@ -77,6 +77,15 @@ private slots:
         }
         QCOMPARE(topologies[0].toObject()["topology"].toString(), QString("host@1"));
         QCOMPARE(topologies[4].toObject()["devices"].toInt(), 16);
+        // Parallel efficiency against the first topology on the same device: the GPUs
+        // against one H200 (not against this machine's CPU), the CPU rows against host@1.
+        const auto ms = [&](int i) { return topologies[i].toObject()["ms_per_iteration"].toDouble(); };
+        const auto efficiency = [&](int i) { return topologies[i].toObject()["efficiency"].toDouble(); };
+        QCOMPARE(efficiency(0), 1.0);
+        QCOMPARE(efficiency(3), 1.0);
+        QVERIFY(qAbs(efficiency(4) - ms(3) / ms(4) / 16) < 1e-9);
+        QVERIFY(qAbs(topologies[4].toObject()["speedup"].toDouble() - ms(0) / ms(4)) < 1e-9);
+        QVERIFY(efficiency(2) > 0);
         const QJsonObject model = doc["model"].toObject();
         QCOMPARE(model["version"].toString(), QString("clusterdesk-whatif-1"));
         QCOMPARE(model["fitted_on"].toArray().size(), 3);
