@@ -116,7 +116,8 @@ int verify(const std::vector<std::string>& args)
         std::cout << "verify    FAILED in " << runStore->path() << ": " << printable(report.problem) << '\n';
         return kExitCheckFailed;
     }
-    std::cout << "verify    ok: " << report.records << " records in the hash chain of " << runStore->path() << " match";
+    std::cout << "verify    ok: " << report.records << (report.records == 1 ? " record" : " records") << " in the hash chain of "
+              << runStore->path() << (report.records == 1 ? " matches" : " match");
     if (report.events > 0)
         std::cout << " (and " << report.events << (report.events == 1 ? " chained event" : " chained events")
                   << ": deletions, later lineage edges, sealing markers)";

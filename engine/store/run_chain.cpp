@@ -411,4 +411,14 @@ std::string lostChainRecords(Database& db)
     return lostRecords(db, rememberedHead(db));
 }
 
+std::string forgetPreviousStoresHead(Database& db)
+{
+    const std::optional<ChainHead> remembered = rememberedHead(db);
+    if (!remembered) return "";
+    std::error_code ignored;
+    std::filesystem::remove(headFile(db), ignored);
+    return "a new store, but " + headFile(db) + " remembered record #" + std::to_string(remembered->seq) +
+           " of a store that was here before (deleted or moved away): the chain head now follows this store";
+}
+
 }  // namespace clusterdesk::store

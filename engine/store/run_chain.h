@@ -74,5 +74,9 @@ std::optional<std::string> sealAt(Database& db, std::int64_t seq);
 void rememberChainHead(Database& db);
 // Empty, or what the file lost since the head was last remembered.
 std::string lostChainRecords(Database& db);
+// For a store this open created: a chain head beside it remembers a store that was here
+// before (deleted or moved away). Says so, once, and lets the head follow the new store,
+// which otherwise could never verify. Empty when there was none.
+std::string forgetPreviousStoresHead(Database& db);
 
 }  // namespace clusterdesk::store

@@ -209,8 +209,14 @@ RunStore::RunStore(const std::filesystem::path& path, StoreAccess access)
         m_lostOnOpen = lostChainRecords(*m_db);
         return;
     }
+    const bool created = [this] {
+        Statement tables(*m_db, "SELECT count(*) FROM sqlite_master");
+        tables.step();
+        return tables.integer(0) == 0;
+    }();
     migrate(*m_db);
-    m_lostOnOpen = lostChainRecords(*m_db);  // before this open appends anything
+    // Before this open appends anything (a new store's migration does).
+    m_lostOnOpen = created ? forgetPreviousStoresHead(*m_db) : lostChainRecords(*m_db);
     m_interruptedOnOpen = markInterrupted();
     rememberChainHead(*m_db);  // a migration may have appended records
 }

@@ -451,7 +451,7 @@ private slots:
         const CliResult removed = asReader({"runs", "delete", id});  // a writing command cannot, and says so
         QVERIFY(::chmod(dir.toUtf8().constData(), 0755) == 0);
         QVERIFY2(listed.exitCode == 0 && listed.out.contains(id.left(8)), qPrintable(describe(listed)));
-        QVERIFY2(verified.exitCode == 0 && verified.out.contains("ok: 1 records"), qPrintable(describe(verified)));
+        QVERIFY2(verified.exitCode == 0 && verified.out.contains("ok: 1 record in the hash chain"), qPrintable(describe(verified)));
         QVERIFY2(shown.exitCode == 0 && shown.out.contains(id), qPrintable(describe(shown)));
         QVERIFY2(removed.exitCode != 0 && removed.err.contains(m_db), qPrintable(describe(removed)));
         QVERIFY(!QFile::exists(m_db + "-shm"));

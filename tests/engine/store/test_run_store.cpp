@@ -719,6 +719,27 @@ TEST_CASE("aLostWalIsReportedOnTheNextOpen")
     REQUIRE(!RunStore(file("lost/runs.sqlite")).verify().ok);
 }
 
+TEST_CASE("aStoreMadeWhereOneWasDeletedStartsItsOwnChain")
+{
+    const std::string path = file("again/runs.sqlite");
+    threeRuns("again/runs.sqlite");
+    REQUIRE(std::filesystem::exists(path + ".chain-head"));
+    // The user deletes the store (not its chain head) and starts afresh at the same path.
+    for (const std::string& f : {path, path + "-wal", path + "-shm"}) std::filesystem::remove(f);
+    {
+        RunStore fresh(path);
+        REQUIRE_MESSAGE(test::contains(fresh.lostOnOpen(), "of a store that was here before"), fresh.lostOnOpen().c_str());
+        fresh.finishRun(fresh.beginRun(newRun()), outcome());
+        const VerifyReport report = fresh.verify();
+        REQUIRE_MESSAGE(report.ok, report.problem.c_str());
+    }
+    // Said once: the head follows the new store, and a lost -wal is caught on it again.
+    RunStore again(path);
+    REQUIRE_MESSAGE(again.lostOnOpen().empty(), again.lostOnOpen().c_str());
+    REQUIRE(again.verify().ok);
+    REQUIRE_EQ(again.listRuns().size(), std::size_t{1});
+}
+
 TEST_CASE("aMissingChainKeyIsNamed")
 {
     const std::vector<std::string> ids = threeRuns("nokey.sqlite");
