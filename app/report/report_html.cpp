@@ -105,9 +105,13 @@ private:
         return QString("run-%1-%2").arg(shortId(run.record.info.id), part);
     }
 
-    void heading(int level, const QString& id, const QString& text)
+    // newPage: in the PDF, the heading starts a page (Qt's text layout knows no
+    // keep-with-next, and a graph too tall for the rest of a page left its heading alone
+    // at the bottom).
+    void heading(int level, const QString& id, const QString& text, bool newPage = false)
     {
-        m_out += QString("<h%1 id=\"%2\">%3</h%1>\n").arg(level).arg(id, text);
+        const QString style = newPage && m_target == ReportTarget::Pdf ? " style=\"page-break-before: always\"" : "";
+        m_out += QString("<h%1 id=\"%2\"%4>%3</h%1>\n").arg(level).arg(id, text, style);
     }
 
     void facts(const std::vector<std::pair<QString, QString>>& rows)
@@ -334,7 +338,7 @@ private:
 
     void graphsSection(const RunSection& run, const std::vector<RenderedPlot>& plots, int& plotIndex)
     {
-        heading(3, anchor(run, "graphs"), "Graphs");
+        heading(3, anchor(run, "graphs"), "Graphs", true);
         if (!run.data) m_out += "<p>No Clusters graph: " + esc(run.dataProblem) + ".</p>\n";
         for (const RenderedPlot& plot : plots) {
             const QString id = anchor(run, plot.name.toLatin1().constData());

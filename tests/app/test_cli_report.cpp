@@ -138,6 +138,9 @@ private slots:
         for (int i = 0; i < pageTexts.size(); ++i) {
             const QStringList lines = pageTexts[i].trimmed().split('\n');
             QVERIFY2(lines.last().trimmed().endsWith(QString::number(i + 1)), qPrintable("page " + QString::number(i + 1) + " ends with " + lines.last()));
+            // The graphs start a page: their heading is never left alone at a page's foot.
+            if (pageTexts[i].contains("\nGraphs\n") || pageTexts[i].startsWith("Graphs\n"))
+                QVERIFY2(lines.first().trimmed() == "Graphs", qPrintable("page " + QString::number(i + 1) + " has Graphs below " + lines.first()));
         }
 
         // Every page rendered has ink on it.
