@@ -97,6 +97,10 @@ private slots:
         QCOMPARE(plot.legend->itemCount(), 1);
         QVERIFY(plot.legend->visible() && plot.legend->layout() == plot.plotLayout());
         QVERIFY(plot.axisRect()->width() > plot.width() / 2);
+        // Its frame, drawn on its outer edge, lies inside the widget on every side.
+        const QRect frame = plot.legend->outerRect();
+        QVERIFY2(frame.left() >= 0 && frame.x() + frame.width() < plot.width() && frame.y() + frame.height() < plot.height(),
+                 qPrintable(QString("legend %1,%2 %3x%4 in %5x%6").arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height()).arg(plot.width()).arg(plot.height())));
     }
 
     void summaryCountsTheAssetsThatMoved()

@@ -11,7 +11,7 @@ LiveLatencyPlot::LiveLatencyPlot(const LiveHistory& history, QWidget* parent)
     xAxis->setLabel(tr("time since start (s)"));
     yAxis->setLabel(tr("latency (ms)"));
     yAxis2->setVisible(true);
-    yAxis2->setLabel(tr("ingest rate (messages/s)"));
+    yAxis2->setLabel(tr("messages/s"));  // the legend names it: the ingest rate
     struct Line {
         const char* name;
         QColor colour;

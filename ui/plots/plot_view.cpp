@@ -49,6 +49,9 @@ void PlotView::placeLegendBelow(int columns)
     legend->setWrap(columns);
     legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);  // the items already there too
     legend->setMargins(QMargins(4, 2, 4, 2));
+    // The legend's frame is drawn on its outer edge: spanning the whole width, its right
+    // side fell just outside the widget. The plot keeps that much inside its edges.
+    plotLayout()->setMargins(QMargins(1, 0, 2, 2));
     // An empty legend's widest is its margins, and a layout column is as narrow as its
     // narrowest element allows: in the strip, it would squeeze the axes to the title's
     // width until the first graph arrives. So the strip holds it only while it has items.
