@@ -20,6 +20,7 @@ packages=(
 if [[ "${1:-}" != "--no-gui" ]]; then
   packages+=(qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
              qt6-websockets-dev  # live feeds (app/feed, app/live)
+             fonts-wqy-microhei  # Chinese, Japanese and Korean names in the window and PDF reports
              libgl-dev)  # libgl-dev: Qt6Gui's CMake package looks for OpenGL
 fi
 

@@ -160,6 +160,28 @@ private slots:
         QVERIFY2(verified.exitCode == 0, qPrintable(describe(verified)));
     }
 
+    void assetNamesInEveryScriptReadBackFromThePdf()
+    {
+        // Names as a quant's universe spells them: A-shares, Tokyo and Seoul listings, an
+        // accented European name. Each script needs a font that has it (install-deps.sh).
+        const QStringList names = {"贵州茅台", "中国平安", "ソニーグループ", "トヨタ自動車", "삼성전자", "LG화학", "Nestlé", "Société Générale"};
+        const QString csv = m_dir.filePath("scripts.csv");
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("id,r1,r2,r3\n");
+        for (int i = 0; i < names.size(); ++i)
+            file.write(QString("%1,%2,%3,%4\n").arg(names[i]).arg(i % 2 * 5 + 0.1 * i).arg(i % 2 * 5 - 0.1 * i).arg(0.05 * i).toUtf8());
+        file.close();
+        const QString db = m_dir.filePath("scripts.sqlite");
+        const CliResult run = runCli({"run", "--data", csv, "--k", "2", "--db", db});
+        QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+        const QString pdf = m_dir.filePath("scripts.pdf");
+        const CliResult r = report(db, {recordedId(run)}, pdf);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QString text = tool("pdftotext", {pdf, "-"}).value_or(QString());
+        for (const QString& name : names) QVERIFY2(text.contains(name), qPrintable(name + " is not in the PDF's text (drawn as boxes?)"));
+    }
+
     void htmlReportIsSelfContained()
     {
         const QString db = m_dir.filePath("html.sqlite");
