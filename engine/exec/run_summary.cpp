@@ -151,10 +151,7 @@ std::string runSummaryText(const RunSummaryInput& in)
     if (in.power && !in.power->devices.empty()) {
         std::string devices;
         for (const DeviceEnergy& d : in.power->devices) devices += (devices.empty() ? "" : ", ") + d.device;
-        // Three digits for short runs (0.0166 J), whole joules for long ones.
-        std::snprintf(buffer, sizeof buffer, in.power->energyJ < 100 ? "energy    %.3g J (%s) on %s, %.4g points/J\n"
-                                                                     : "energy    %.0f J (%s) on %s, %.4g points/J\n",
-                      in.power->energyJ,
+        std::snprintf(buffer, sizeof buffer, "energy    %s (%s) on %s, %.4g points/J\n", formatJoules(in.power->energyJ).c_str(),
                       in.power->energySource.c_str(), devices.c_str(), pointsPerJoule(in));
         text += buffer;
     }
