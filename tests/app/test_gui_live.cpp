@@ -2,7 +2,8 @@
 // (500 assets, 10 sectors), offscreen: the Data panel's Live feed connects, the Live tab
 // shows every update; the sectors are found before the sector rotation and again after
 // it, untouched sectors never change cluster, and under a flood at the feed's maximum
-// rate the window's event loop stays responsive (timer lag p99 < 50 ms).
+// rate the window's event loop stays responsive (timer lag p99 < 50 ms); a feed of fewer
+// assets than k gets its reason in the status bar.
 #include "feed_process.h"
 #include "gui_test_support.h"
 
@@ -16,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
+#include <QStatusBar>
 
 #include <algorithm>
 #include <csignal>
@@ -40,9 +42,9 @@ KMeansParams tenClusters()
 }
 
 // Starts the window's live session on url with the Live feed panel's Start button.
-void startLive(Workstation& station, const QUrl& url)
+void startLive(Workstation& station, const QUrl& url, const KMeansParams& params = tenClusters())
 {
-    station.window().enginePanel().setParams(tenClusters());
+    station.window().enginePanel().setParams(params);
     ui::LiveFeedPanel& panel = station.window().dataPanel().liveFeed();
     panel.setUrl(url.toString());
     QTest::mouseClick(&panel.startButton(), Qt::LeftButton);
@@ -142,6 +144,27 @@ private slots:
         QVERIFY(history.lastMove("S00_A010"));
         QVERIFY(!history.lastMove("S00_A000"));
         for (std::size_t u = 1; u < points.size(); ++u) QVERIFY2(points[u].events.isEmpty(), qPrintable(told(static_cast<int>(u))));
+    }
+
+    void saysWhyItWaitsWhenTooFewAssetsFillTheWindow()
+    {
+        // Five assets, k = 6: once their windows are full the session cannot cluster
+        // them, and the status bar says why rather than waiting without a word.
+        FeedProcess feed({"--demo", "market:assets=5,sectors=2", "--speed", "10"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        Workstation station(m_settings.filePath("waiting.sqlite"));
+        station.window().show();
+        KMeansParams six = tenClusters();
+        six.k = 6;
+        startLive(station, feed.webSocketUrl(), six);
+        ui::LiveFeedPanel& panel = station.window().dataPanel().liveFeed();
+        QVERIFY2(station.live().running(), "Start did not start a session");
+        const QString reason = "Live: waiting: only 5 assets have a full window; k=6 needs 6";
+        QTRY_VERIFY2_WITH_TIMEOUT(station.window().statusBar()->currentMessage() == reason,
+                                  qPrintable(station.window().statusBar()->currentMessage()), 120000);
+        QVERIFY(station.live().view().history().points().empty());
+        QTest::mouseClick(&panel.stopButton(), Qt::LeftButton);
+        QVERIFY(!station.live().running());
     }
 
     void refusesWhatIsNotAFeedUrl()
