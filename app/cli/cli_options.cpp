@@ -195,7 +195,7 @@ list, show, diff, verify and export open the store read-only; report writes to i
 Exit codes: 0 success, 1 a check failed (runs verify, runs rerun), 2 usage error,
 3 bad input data, 4 engine, device or run store error, 5 an output file could not be
 written (it keeps what it held; a path that cannot be written at all, such as a
-read-only folder, is refused before the run with exit 2), 130 cancelled (Ctrl-C).
+read-only folder or file, is refused before the run with exit 2), 130 cancelled (Ctrl-C).
 )";
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -90,6 +91,19 @@ private:
     bool m_kept = false;
 };
 
+// A file the user marked read-only (no write permission for them, or for anyone: root
+// may write anything) is not replaced: renaming a new file over it would get round the
+// very permission that protects it. Empty when it may be replaced or does not exist.
+std::string readOnlyReason(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    if (::access(path.c_str(), W_OK) == 0 && (st.st_mode & 0222) != 0) return {};
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return std::string("the file is read-only (mode ") + mode + "), so it is not replaced: make it writable or choose another file";
+}
+
 }  // namespace
 
 const ProtectedFile* protectedFileNamed(const std::string& path, const std::vector<ProtectedFile>& protectedFiles)
@@ -109,6 +123,7 @@ void checkOutputPath(const std::string& option, const std::string& path, const s
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw UsageError(where + ": it is " + fileKindName(st.st_mode) + "; outputs are written to regular files");
+    if (const std::string why = readOnlyReason(path); !why.empty()) throw UsageError(where + ": " + why);
     const fs::path target = resolved(path);
     const fs::path folder = target.parent_path();
     if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) throw UsageError(where + ": the folder " + folder.string() + " does not exist");
@@ -124,6 +139,7 @@ void checkOutputPath(const std::string& option, const std::string& path, const s
 void writeFileReplacing(const std::string& path, std::string_view content)
 {
     const fs::path target = resolved(path);
+    if (const std::string why = readOnlyReason(target.string()); !why.empty()) throw OutputError("cannot write " + path + ": " + why);
     TemporaryFile temporary(target);
     auto fail = [&](const char* what) { throw OutputError("cannot write " + path + ": " + what + ": " + std::strerror(errno)); };
     // mkstemp makes the file private (0600); an output gets the permissions an ordinary

@@ -140,3 +140,24 @@ TEST_CASE("refusesWhatIsNotARegularFile")
         REQUIRE_MESSAGE((test::startsWith(message, "--labels-out " + c.path) && test::contains(message, c.says)), std::string(c.path + ": " + message).c_str());
     }
 }
+
+TEST_CASE("aReadOnlyFileIsNotReplaced")
+{
+    // Renaming a new file over a read-only one would get round its permission (the
+    // folder's is what rename needs): refused before the run and at the write.
+    test::TempDir dir;
+    const std::string path = dir.filePath("kept.csv");
+    writeText(path, "keep\n");
+    REQUIRE(::chmod(path.c_str(), 0444) == 0);
+    const std::string before = messageOf<UsageError>([&] { checkOutputPath("--labels-out", path, {}); });
+    REQUIRE_MESSAGE(test::contains(before, "--labels-out " + path + ": the file is read-only (mode 0444)"), before.c_str());
+    const std::string at = messageOf<OutputError>([&] { writeFileReplacing(path, "new\n"); });
+    REQUIRE_MESSAGE(test::contains(at, "cannot write " + path + ": the file is read-only"), at.c_str());
+    REQUIRE_EQ(contentOf(path), std::string("keep\n"));
+    REQUIRE_EQ(leftovers(dir, {"kept.csv"}), std::vector<std::string>());
+    // Writable again, it is replaced as any output.
+    REQUIRE(::chmod(path.c_str(), 0644) == 0);
+    checkOutputPath("--labels-out", path, {});
+    writeFileReplacing(path, "new\n");
+    REQUIRE_EQ(contentOf(path), std::string("new\n"));
+}
