@@ -71,8 +71,13 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
         const QByteArray bytes = reportPdf(reportHtml(content, plots, ReportTarget::Pdf), QString::fromStdString(content.title), all);
         files.emplace_back(request.out, bytes.toStdString());
         files.emplace_back(evidencePathFor(request.out), toJson(content.evidence) + "\n");
+        // Every run gets its file, so none from an earlier report under this name stays
+        // beside the PDF as if it were this run's: by row number when the data that
+        // named the rows is gone, the header alone when the run has no labels.
         for (const RunSection& run : content.runs)
-            if (run.data) files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1), labelsCsv(run.data->rowNames, run.record.labels));
+            files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1),
+                               labelsCsv(run.data ? std::span<const std::string>(run.data->rowNames) : std::span<const std::string>(),
+                                         run.record.labels));
     } else {
         files.emplace_back(request.out, reportHtml(content, plots, ReportTarget::Html).toStdString());
     }

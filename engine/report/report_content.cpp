@@ -70,8 +70,13 @@ ReportContent gatherReport(const store::RunStore& runStore, const std::vector<st
     ReportContent content;
     content.title = title;
     std::vector<store::RunRecord> records;
+    std::vector<std::string> cited;
     for (const std::string& id : ids) {
-        store::RunRecord record = runStore.loadRun(runStore.resolveId(id));
+        // A run named twice (by its id and a prefix, say) is reported once.
+        const std::string full = runStore.resolveId(id);
+        if (std::find(cited.begin(), cited.end(), full) != cited.end()) continue;
+        cited.push_back(full);
+        store::RunRecord record = runStore.loadRun(full);
         if (record.info.status == store::RunStatus::Running) throw UsageError("run " + record.info.id + " is still running");
         if (record.artifactsCollected)
             throw UsageError("run " + record.info.id + " was deleted and its labels and centroids removed by `runs gc`: there is nothing to report");

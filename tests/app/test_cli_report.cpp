@@ -182,6 +182,39 @@ private slots:
         for (const QString& name : names) QVERIFY2(text.contains(name), qPrintable(name + " is not in the PDF's text (drawn as boxes?)"));
     }
 
+    void aReportUnderTheSameNameReplacesEveryLabelsFile()
+    {
+        // Two runs on two files; the second file is then deleted, so its run's rows have
+        // no names any more. Its report, under the first one's name, must not leave the
+        // first run's labels beside it.
+        const QString db = m_dir.filePath("again.sqlite");
+        QStringList ids;
+        for (const QString& name : {"first", "second"}) {
+            const QString csv = m_dir.filePath(name + ".csv");
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("id,x,y\n");
+            for (int i = 0; i < 6; ++i) file.write(QString("%1_%2,%3,%4\n").arg(name).arg(i).arg(i % 2 * 9 + 0.1 * i).arg(0.2 * i).toUtf8());
+            file.close();
+            const CliResult run = runCli({"run", "--data", csv, "--k", "2", "--db", db});
+            QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+            ids << recordedId(run);
+        }
+        const QString pdf = m_dir.filePath("again.pdf");
+        const QString labels = m_dir.filePath("again.labels.csv");
+        QVERIFY2(report(db, {ids[0]}, pdf).exitCode == 0, "the first report failed");
+        QVERIFY(contentOf(labels).contains("first_0,"));
+        QVERIFY(QFile::remove(m_dir.filePath("second.csv")));
+        const CliResult r = report(db, {ids[1]}, pdf);
+        QVERIFY2(r.exitCode == 0 && r.out.contains("wrote     " + labels), qPrintable(describe(r)));
+        const QByteArray now = contentOf(labels);
+        QVERIFY2(now.startsWith("id,cluster\n0,") && !now.contains("first_") && now.count('\n') == 7, now.constData());
+        // A run named twice, by its id and by a prefix, is cited once.
+        const CliResult twice = report(db, {ids[0], ids[0].left(8)}, m_dir.filePath("twice.html"));
+        QVERIFY2(twice.exitCode == 0 && twice.out.contains("citing 1 run in"), qPrintable(describe(twice)));
+        QCOMPARE(contentOf(m_dir.filePath("twice.html")).count("id=\"run-" + ids[0].left(8).toUtf8() + "-top\""), 1);
+    }
+
     void htmlReportIsSelfContained()
     {
         const QString db = m_dir.filePath("html.sqlite");
