@@ -10,13 +10,21 @@
 
 namespace clusterdesk::cli {
 
+void refuseRepeated(std::set<std::string>& seen, const std::string& option)
+{
+    if (option.rfind("--", 0) != 0 || option == "--option") return;
+    if (!seen.insert(option).second) throw UsageError("option " + option + " is given twice; give it once");
+}
+
 Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t minPositionals,
                          std::size_t maxPositionals, std::set<std::string> valueOptions, const std::set<std::string>& flagOptions)
 {
     valueOptions.insert("--db");
     Arguments parsed;
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (valueOptions.count(arg) || flagOptions.count(arg)) refuseRepeated(seen, arg);
         if (valueOptions.count(arg)) {
             if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
             parsed.values[arg] = args[++i];

@@ -28,6 +28,10 @@ struct Arguments {
     bool has(const std::string& option) const { return values.count(option) || flags.count(option); }
 };
 
+// Throws UsageError when `option` was seen before (recorded in `seen`): a second value
+// would silently win over the first. --option KEY=VALUE may repeat, one key at a time.
+void refuseRepeated(std::set<std::string>& seen, const std::string& option);
+
 // command: as the user typed it ("runs show", "report"), for messages. Between
 // minPositionals and maxPositionals run ids; --db is always accepted.
 Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t minPositionals,

@@ -1,5 +1,7 @@
 #include "cli_options.h"
 
+#include "cli_arguments.h"
+
 #include "engine/core/error.h"
 #include "engine/exec/run_clustering.h"
 #include "engine/store/store_path.h"
@@ -305,11 +307,28 @@ void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& 
         throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k (from --k0, splitting up to --kmax, then merging)");
 }
 
+namespace {
+
+// A source option (--window, --bar, --truth, --option KEY=VALUE), given once whichever
+// way: two different values for one key are refused, not resolved by their order.
+void setSourceOption(RunOptions& o, const std::string& option, const std::string& key, std::string value)
+{
+    // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
+    if (key == "truth" && !value.empty()) value = std::filesystem::absolute(value).lexically_normal().string();
+    const auto [at, added] = o.sourceOptions.emplace(key, value);
+    if (!added && at->second != value)
+        throw UsageError("option " + option + ": the source option " + key + " is already " + at->second + "; give it once");
+}
+
+}  // namespace
+
 RunOptions parseRunOptions(const std::vector<std::string>& args)
 {
     RunOptions o;
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& option = args[i];
+        refuseRepeated(seen, option);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
             return args[++i];
@@ -326,16 +345,15 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
             // 0: every return, as the sources (window=0) and the window's "all returns" say.
             const int window = parseNumber<int>(option, value());
             if (window < 0) throw UsageError("option --window: a number of returns, or 0 for all of them (got " + std::to_string(window) + ")");
-            o.sourceOptions["window"] = std::to_string(window);
+            setSourceOption(o, option, "window", std::to_string(window));
         }
-        else if (option == "--bar") o.sourceOptions["bar"] = std::to_string(parsePositive(option, value()));
-        // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
-        else if (option == "--truth") o.sourceOptions["truth"] = std::filesystem::absolute(value()).lexically_normal().string();
+        else if (option == "--bar") setSourceOption(o, option, "bar", std::to_string(parsePositive(option, value())));
+        else if (option == "--truth") setSourceOption(o, option, "truth", value());
         else if (option == "--option") {
             const std::string& pair = value();
             const std::size_t equals = pair.find('=');
             if (equals == std::string::npos || equals == 0) throw UsageError("option --option: expected KEY=VALUE, got '" + pair + "'");
-            o.sourceOptions[pair.substr(0, equals)] = pair.substr(equals + 1);
+            setSourceOption(o, option, pair.substr(0, equals), pair.substr(equals + 1));
         }
         else if (option == "--init-centroids") o.initCentroidsPath = value();
         else if (option == "--warm-start") o.warmStartRun = value();

@@ -1,5 +1,6 @@
 #include "live_command.h"
 
+#include "cli_arguments.h"
 #include "cli_errors.h"
 #include "cli_options.h"
 
@@ -68,8 +69,10 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
 {
     LiveCommandOptions o;
     o.engine.params.k = 10;  // the market demo's sectors; --k says otherwise
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& option = args[i];
+        refuseRepeated(seen, option);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
             return args[++i];

@@ -1,5 +1,6 @@
 #include "whatif_command.h"
 
+#include "cli_arguments.h"
 #include "cli_errors.h"
 #include "cli_options.h"
 #include "run_command.h"
@@ -74,8 +75,10 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
 {
     WhatifOptions o;
     std::vector<std::string> rest;
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        if (a == "--topologies" || a == "--catalog" || a == "--shape") refuseRepeated(seen, a);
         const auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
             return args[++i];

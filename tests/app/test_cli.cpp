@@ -101,6 +101,14 @@ private slots:
                                           << "threads must be between 1 and 1024";
         QTest::newRow("unwritable output") << QStringList{"run", "--demo", "blobs", "--labels-out", "/nonexistent/dir/l.txt"}
                                            << "--labels-out /nonexistent/dir/l.txt: the folder /nonexistent/dir does not exist";
+        // Given twice, a later value would silently win.
+        QTest::newRow("k twice") << QStringList{"run", "--demo", "blobs", "--k", "3", "--k", "4"} << "option --k is given twice; give it once";
+        QTest::newRow("window twice, two ways") << QStringList{"run", "--data", "prices.csv", "--option", "window=3", "--window", "5"}
+                                                << "option --window: the source option window is already 3; give it once";
+        QTest::newRow("report out twice") << QStringList{"report", "abc", "--out", "a.html", "--out", "b.html"}
+                                          << "option --out is given twice; give it once";
+        QTest::newRow("live k twice") << QStringList{"live", "--feed", "ws://127.0.0.1:1", "--k", "3", "--k", "4"}
+                                      << "option --k is given twice; give it once";
     }
 
     void usageErrorsExit2()

@@ -5,6 +5,7 @@
 // recorded with their reason; text that looks like SQL is only ever data; control
 // characters in names are shown escaped; a store nobody may write is still read.
 #include "cli_runner.h"
+#include "data_files.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -120,6 +121,27 @@ private slots:
         const CliResult json = runCli({"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--json", "-", "--db", m_db});
         QCOMPARE(json.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["run_id"].toString().size(), 36);
+    }
+
+    void aSectorMapGivenAsASourceOptionIsRecordedWhereItIs()
+    {
+        // --option truth=FILE, relative as typed, is recorded absolute like --truth: a
+        // re-run from another folder reads the same map, never one of the same name there.
+        QTemporaryDir dir;
+        clusterdesk::test::writePricesCsv(dir.filePath("p.csv").toStdString(), 4, 2, 40, 3);
+        QFile map(dir.filePath("sectors.csv"));
+        QVERIFY(map.open(QIODevice::WriteOnly));
+        map.write("asset,sector\nA00,x\nA01,y\nA02,x\nA03,y\n");
+        map.close();
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        const CliResult r = runCli(QStringList{"run", "--data", "p.csv", "--option", "truth=sectors.csv", "--k", "2"} + db());
+        QVERIFY(QDir::setCurrent(before));
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QString id = recordedId(r);
+        QCOMPARE(show(id)["data_source"].toObject()["options"].toObject()["truth"].toString(), dir.filePath("sectors.csv"));
+        const CliResult again = runCli(QStringList{"runs", "rerun", id} + db());
+        QVERIFY2(again.exitCode == 0, qPrintable(describe(again)));
     }
 
     void showPrintsTheParametersThatApplied()
