@@ -7,10 +7,12 @@
 #include "engine/store/store_path.h"
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <type_traits>
 
 namespace clusterdesk::cli {
 namespace {
@@ -20,8 +22,16 @@ T parseNumber(const std::string& option, const std::string& text)
 {
     T value{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
+        throw UsageError("option " + option + ": '" + text + "' is out of range (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        // 0.5 where a count is wanted is a number, just not a whole one.
+        double real = 0;
+        const auto [realEnd, realEc] = std::from_chars(text.data(), text.data() + text.size(), real);
+        if (std::is_integral_v<T> && realEc == std::errc() && realEnd == text.data() + text.size())
+            throw UsageError("option " + option + ": '" + text + "' is not a whole number");
         throw UsageError("option " + option + ": '" + text + "' is not a valid number");
+    }
     return value;
 }
 

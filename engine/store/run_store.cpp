@@ -15,6 +15,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -371,10 +372,13 @@ std::vector<RunInfo> RunStore::listRuns(const RunFilter& filter) const
     return runs;
 }
 
-std::string RunStore::resolveId(const std::string& prefix) const
+std::string RunStore::resolveId(const std::string& typed) const
 {
+    // Ids are stored in lower case; one copied from elsewhere may come in upper case.
+    std::string prefix = typed;
+    std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (!looksLikeIdPrefix(prefix))
-        throw UsageError("'" + prefix + "' is not a run id (a run id or its prefix: hex digits and dashes)");
+        throw UsageError("'" + typed + "' is not a run id (a run id or its prefix: hex digits and dashes)");
     Statement select(*m_db, "SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2");
     select.bindAll(prefix);
     if (!select.step()) throw UsageError("no run " + prefix + " in " + path());

@@ -81,6 +81,9 @@ private slots:
         QTest::newRow("no data") << QStringList{"run"} << "give exactly one of --data PATH or --demo SPEC";
         QTest::newRow("unknown option") << QStringList{"run", "--demo", "blobs", "--frobnicate"} << "unknown option '--frobnicate'";
         QTest::newRow("bad k") << QStringList{"run", "--demo", "blobs", "--k", "ten"} << "'ten' is not a valid number";
+        QTest::newRow("k not whole") << QStringList{"run", "--demo", "blobs", "--k", "2.5"} << "option --k: '2.5' is not a whole number";
+        QTest::newRow("k out of range") << QStringList{"run", "--demo", "blobs", "--k", "99999999999"}
+                                        << "option --k: '99999999999' is out of range (at most 2147483647)";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";

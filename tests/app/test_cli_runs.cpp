@@ -158,6 +158,9 @@ private slots:
         const CliResult everyCore = runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3"} + db());
         const CliResult shownEveryCore = runCli(QStringList{"runs", "show", recordedId(everyCore)} + db());
         QVERIFY2(shownEveryCore.out.contains("\ntopology    host, up to every core,"), qPrintable(shownEveryCore.out));
+        // An id copied in upper case names the same run.
+        const CliResult upper = runCli(QStringList{"runs", "show", id.toUpper()} + db());
+        QVERIFY2(upper.exitCode == 0 && upper.out.startsWith("run         " + id), qPrintable(describe(upper)));
     }
 
     void rerunOfAnExactRunReproducesTheLabels()
