@@ -19,8 +19,11 @@ using nlohmann::json;
 
 std::string readWhole(const std::filesystem::path& file)
 {
+    std::error_code ignored;
+    if (!std::filesystem::is_regular_file(file, ignored))
+        throw DataError(file.string(), 0, 0, std::filesystem::exists(file, ignored) ? "not a regular file" : "no such file");
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw UsageError(file.string() + ": cannot be read");
+    if (!in) throw DataError(file.string(), 0, 0, "cannot be read");
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
@@ -120,6 +123,9 @@ std::filesystem::path labelsPathFor(const std::filesystem::path& report)
 ReportEvidence readEvidence(const std::filesystem::path& report)
 {
     const std::string suffix = report.extension().string();
+    // The report itself first: its evidence file alone says nothing of it.
+    std::error_code ignored;
+    if (!std::filesystem::exists(report, ignored)) throw DataError(report.string(), 0, 0, "no such file: there is no report to verify");
     if (suffix == ".pdf") {
         const std::filesystem::path beside = evidencePathFor(report);
         if (!std::filesystem::exists(beside))
