@@ -123,6 +123,7 @@ std::filesystem::path labelsPathFor(const std::filesystem::path& report)
 ReportEvidence readEvidence(const std::filesystem::path& report)
 {
     const std::string suffix = report.extension().string();
+    if (suffix != ".pdf" && suffix != ".html" && suffix != ".htm") throw UsageError(report.string() + ": a report is an .html or a .pdf file");
     // The report itself first: its evidence file alone says nothing of it.
     std::error_code ignored;
     if (!std::filesystem::exists(report, ignored)) throw DataError(report.string(), 0, 0, "no such file: there is no report to verify");
@@ -132,7 +133,6 @@ ReportEvidence readEvidence(const std::filesystem::path& report)
             throw UsageError(report.string() + ": its evidence file " + beside.string() + " is missing (it is written beside the PDF)");
         return evidenceFromJson(readWhole(beside), beside.string());
     }
-    if (suffix != ".html" && suffix != ".htm") throw UsageError(report.string() + ": a report is an .html or a .pdf file");
     const std::string html = readWhole(report);
     const std::string open = std::string("<pre id=\"") + kEvidenceElementId + "\">";
     const std::size_t start = html.find(open);

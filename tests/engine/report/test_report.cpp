@@ -158,7 +158,10 @@ TEST_CASE("a report without evidence, or with malformed evidence, is a clear err
     const std::string broken = dir().filePath("broken.html");
     write(broken, std::string("<pre id=\"") + report::kEvidenceElementId + "\">{\"format\":\"clusterdesk-report-evidence/1\",\"chain_head\":{\"seq\":1e300}}</pre>");
     CHECK_THROWS_WITH_AS(report::readEvidence(broken), doctest::Contains("malformed report evidence"), UsageError);
-    CHECK_THROWS_WITH_AS(report::readEvidence(dir().filePath("nothing.pdf")), doctest::Contains("is missing"), UsageError);
+    CHECK_THROWS_WITH_AS(report::readEvidence(dir().filePath("nothing.pdf")), doctest::Contains("no such file"), DataError);
+    const std::string alone = dir().filePath("alone.pdf");
+    write(alone, "%PDF-1.4");
+    CHECK_THROWS_WITH_AS(report::readEvidence(alone), doctest::Contains("alone.provenance.json is missing"), UsageError);
     CHECK_THROWS_WITH_AS(report::readEvidence(dir().filePath("report.docx")), doctest::Contains(".html or a .pdf"), UsageError);
     CHECK(report::evidencePathFor("/r/q3.pdf") == "/r/q3.provenance.json");
     CHECK(report::labelsPathFor("/r/q3.pdf") == "/r/q3.labels.csv");
