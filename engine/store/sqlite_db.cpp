@@ -1,5 +1,9 @@
 #include "sqlite_db.h"
 
+#include "engine/core/file_kind.h"
+
+#include <sys/stat.h>
+
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -32,6 +36,10 @@ std::string fileUri(const std::string& path)
 
 Database::Database(const std::string& path, bool readOnly) : m_path(path)
 {
+    // SQLite would say "unable to open database file" or "disk I/O error".
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw StoreError(path + ": it is " + fileKindName(st.st_mode) + ", not a run store file (--db names the store's file)");
     if (readOnly) {
         openReadOnly();
         return;
@@ -107,14 +115,18 @@ void Database::exec(const char* sql)
 {
     char* error = nullptr;
     if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string message = error ? error : sqlite3_errmsg(m_db);
         sqlite3_free(error);
-        throw StoreError(m_path + ": " + std::string(sql).substr(0, 60) + ": " + message);
+        fail(std::string(sql).substr(0, 60));
     }
 }
 
 void Database::fail(const std::string& what) const
 {
+    // SQLite opens a write-protected store read-only without a word: reading works, and
+    // the first write fails. Said as the user's problem, not as the SQL that met it.
+    if ((sqlite3_extended_errcode(m_db) & 0xff) == SQLITE_READONLY)
+        throw StoreError(m_path + ": the run store is read-only (its file or folder cannot be written): recording or deleting "
+                                  "needs write access; runs list, show, diff, verify and export read it as it is (" + what + ")");
     throw StoreError(m_path + ": " + what + ": " + sqlite3_errmsg(m_db));
 }
 

@@ -875,3 +875,13 @@ TEST_CASE("noOutputMayReplaceTheStoreItsCompanionsOrItsKey")
     }
     checkOutputPath("--labels-out", file("guarded/labels.csv"), parts);  // anything else is fine
 }
+
+TEST_CASE("aStorePathThatIsNotAFileIsNamed")
+{
+    // SQLite says "unable to open database file" or "disk I/O error" for these.
+    std::filesystem::create_directories(file("a-folder"));
+    for (const std::string& path : {file("a-folder"), std::string("/dev/null")}) {
+        for (StoreAccess access : {StoreAccess::ReadWrite, StoreAccess::ReadOnly})
+            CHECK_THROWS_WITH_AS(RunStore(path, access), doctest::Contains((path + ": it is a").c_str()), StoreError);
+    }
+}
