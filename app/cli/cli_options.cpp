@@ -178,6 +178,8 @@ Live (built with Qt; a feed is clusterdesk-feed --demo market, or any server spe
                           clusters (p50/p99), ARI when the feed carries sectors. Each
                           update is recorded as a run (warm-start edge to the previous).
                           Ends with a summary on Ctrl-C, --duration or --updates.
+                          --json -: one JSON line per update instead; --json FILE:
+                          those lines in FILE, the text on stdout as well.
   --token-file FILE       the feed's access token (else $CLUSTERDESK_FEED_TOKEN; never
                           on the command line)
   --symbols A,B,...       subscribe to these only (default: every symbol)

@@ -336,9 +336,9 @@ int liveCommand(const std::vector<std::string>& args)
                 }
                 ++updates;
                 latencies.push_back(update->latencyMs);
-                if (json) {
-                    *json << updateJson(*update, latencies, feed.stats()).dump() << std::endl;
-                } else {
+                if (json) *json << updateJson(*update, latencies, feed.stats()).dump() << std::endl;
+                // A JSON file is a log beside the lines, not instead of them.
+                if (json != &std::cout) {
                     char line[256];
                     std::snprintf(line, sizeof line, "update %d  %s  k %d  moved %zu (%.1f%%)  latency %.2f ms (p99 %.2f)",
                                   update->index, data::formatTimestamp(update->barMicros).c_str(), update->k,
@@ -371,9 +371,8 @@ int liveCommand(const std::vector<std::string>& args)
         const std::string waiting = updates == 0 ? clusterer.waitingFor().text : std::string();
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;
-        if (json) {
-            *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
-        } else {
+        if (json) *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
+        if (json != &std::cout) {
             char head[128];
             if (updates == 0)
                 std::snprintf(head, sizeof head, "no update in %.0f s", seconds);

@@ -134,6 +134,28 @@ private slots:
 
     // An exact-mode session recorded in the store replays from it, every update bit for
     // bit, on its own topology and on another.
+    void aJsonFileIsWrittenBesideTheLines()
+    {
+        // --json FILE logs the updates as JSON; stdout still has the lines and the summary.
+        FeedProcess feed({"--demo", "market:assets=60,sectors=4", "--speed", "20"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        clusterdesk::test::TempDir temp;
+        const QString log = QString::fromStdString(temp.path()) + "/updates.jsonl";
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                  {"live", "--feed", feed.webSocketUrl().toString(), "--k", "4", "--updates", "2", "--json", log, "--no-record"});
+        QVERIFY(cli.waitForFinished(120000));
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(cli.exitCode() == 0, qPrintable(out + cli.readAllStandardError()));
+        QVERIFY2(out.contains("update 1  ") && out.contains("update 2  ") && out.contains("summary: 2 updates"), qPrintable(out));
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(QJsonDocument::fromJson(lines[1]).object()["update"].toInt(), 2);
+        QVERIFY(QJsonDocument::fromJson(lines[2]).object().contains("summary"));
+    }
+
     void replaysARecordedSessionBitForBit()
     {
         FeedProcess feed({"--demo", "market:assets=60,sectors=4", "--speed", "20"});
