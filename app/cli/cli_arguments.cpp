@@ -27,6 +27,7 @@ Arguments parseArguments(const std::string& command, const std::vector<std::stri
         if (valueOptions.count(arg) || flagOptions.count(arg)) refuseRepeated(seen, arg);
         if (valueOptions.count(arg)) {
             if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
+            if (args[i + 1].empty()) throw UsageError("option " + arg + " needs a value, not an empty one");
             parsed.values[arg] = args[++i];
         } else if (flagOptions.count(arg)) {
             parsed.flags.insert(arg);

@@ -343,7 +343,14 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         refuseRepeated(seen, option);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
+            if (args[i + 1].empty()) throw UsageError("option " + option + " needs a value, not an empty one");
             return args[++i];
+        };
+        // Only --json has a stdout form (-): the summary and a table would mix there.
+        auto fileValue = [&]() -> const std::string& {
+            const std::string& path = value();
+            if (path == "-") throw UsageError("option " + option + ": '-' is not a file here; name the file to write (--json - prints on stdout)");
+            return path;
         };
         if (option == "--data") o.dataPath = value();
         else if (option == "--demo") o.demoSpec = value();
@@ -371,8 +378,8 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         else if (option == "--warm-start") o.warmStartRun = value();
         else if (parseEngineOption(option, value, o)) {}
         else if (option == "--json") o.jsonPath = value();
-        else if (option == "--labels-out") o.labelsPath = value();
-        else if (option == "--centroids-out") o.centroidsPath = value();
+        else if (option == "--labels-out") o.labelsPath = fileValue();
+        else if (option == "--centroids-out") o.centroidsPath = fileValue();
         else if (option == "--verbose") o.verbose = true;
         else if (option == "--db") o.dbPath = value();
         else if (option == "--no-record") o.record = false;

@@ -75,6 +75,7 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
         refuseRepeated(seen, option);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
+            if (args[i + 1].empty()) throw UsageError("option " + option + " needs a value, not an empty one");
             return args[++i];
         };
         auto positive = [&](const std::string& text) {

@@ -81,6 +81,7 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
         if (a == "--topologies" || a == "--catalog" || a == "--shape") refuseRepeated(seen, a);
         const auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+            if (args[i + 1].empty()) throw UsageError("option " + a + " needs a value, not an empty one");
             return args[++i];
         };
         if (a == "--topologies") {

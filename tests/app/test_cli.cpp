@@ -104,6 +104,11 @@ private slots:
                                           << "threads must be between 1 and 1024";
         QTest::newRow("unwritable output") << QStringList{"run", "--demo", "blobs", "--labels-out", "/nonexistent/dir/l.txt"}
                                            << "--labels-out /nonexistent/dir/l.txt: the folder /nonexistent/dir does not exist";
+        QTest::newRow("empty labels path") << QStringList{"run", "--demo", "blobs", "--labels-out", ""}
+                                           << "option --labels-out needs a value, not an empty one";
+        QTest::newRow("empty store path") << QStringList{"runs", "list", "--db", ""} << "option --db needs a value, not an empty one";
+        QTest::newRow("labels to stdout") << QStringList{"run", "--demo", "blobs", "--labels-out", "-"}
+                                          << "option --labels-out: '-' is not a file here";
         // Given twice, a later value would silently win.
         QTest::newRow("k twice") << QStringList{"run", "--demo", "blobs", "--k", "3", "--k", "4"} << "option --k is given twice; give it once";
         QTest::newRow("window twice, two ways") << QStringList{"run", "--data", "prices.csv", "--option", "window=3", "--window", "5"}
