@@ -114,7 +114,8 @@ Execution:
                           the host always computes fp32)
   --topology T            host | shards:N | cuda | cuda:0,1,... (default host), or
                           pool:N | pool:HOSTFILE: MPI ranks started with mpirun
-                          (clusterdesk-worker beside this program; needs OpenMPI)
+                          (clusterdesk-worker beside this program; needs OpenMPI);
+                          host@4, as runs list shows it: host on 4 threads
   --threads N             host threads in all, 1..1024 (default: every core)
 
 Output:

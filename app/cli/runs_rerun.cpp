@@ -30,7 +30,9 @@ RunOptions optionsFromRecord(const store::RunRecord& record, const RerunOptions&
     }
     o.kGiven = true;  // the record holds the k the run used
     o.topology = rerun.topology.empty() ? info.topology : rerun.topology;
-    o.threads = rerun.threads >= 0 ? rerun.threads : info.threads;
+    // A topology spelled with its threads (host@2) replaces the recorded count too.
+    const bool threadsSpelled = splitThreads(rerun.topology).threads > 0;
+    o.threads = rerun.threads >= 0 ? rerun.threads : threadsSpelled ? 0 : info.threads;
     o.expectedDatasetHash = info.datasetHash;
     o.expectedRowNamesHash = session::recordedRowNamesHash(info);
     return o;

@@ -27,9 +27,6 @@ struct RunReport {
 RunReport runClustering(const Dataset& data, const KMeansParams& params, const Topology& topology, int threads,
                         const RunControl& control = {});
 
-// Host threads a run may use at most.
-inline constexpr int kMaxThreads = 1024;
-
 // Checks parameters against the data before any work starts (k <= rows, ...); throws
 // UsageError, or DataError for data no run can handle.
 void validate(const KMeansParams& params, const Dataset& data, int shards);

@@ -150,6 +150,13 @@ std::string spelledWithThreads(const std::string& topology, int threads)
     return threads > 0 && !onGpus ? topology + "@" + std::to_string(threads) : topology;
 }
 
+TopologyWithThreads splitThreads(const std::string& spelling)
+{
+    const std::size_t at = spelling.find('@');
+    if (at == std::string::npos) return {spelling, 0};
+    return {spelling.substr(0, at), parseCount(spelling.substr(at + 1), "topology '" + spelling + "': the thread count after @", 1, kMaxThreads)};
+}
+
 std::string threadsText(int threads)
 {
     if (threads <= 0) return "up to every core";

@@ -44,6 +44,16 @@ std::string toString(const Topology& topology);
 // (threads > 0: the count it was given), as it is for one on every core (threads 0) and
 // for GPU topologies.
 std::string spelledWithThreads(const std::string& topology, int threads);
+// Host threads a run may use at most.
+inline constexpr int kMaxThreads = 1024;
+
+// The reverse, for what a user copies from those lists: "host@4" is topology "host" on 4
+// threads; without "@", threads is 0 (none spelled). UsageError for a bad count.
+struct TopologyWithThreads {
+    std::string topology;
+    int threads = 0;
+};
+TopologyWithThreads splitThreads(const std::string& spelling);
 // A run's host threads as its reader wants them: "1 thread", "4 threads", and for 0,
 // how a run records "every core", "up to every core" (a small run pays for fewer; its
 // devices say how many it had).

@@ -94,9 +94,9 @@ Placement placeLocal(const std::string& spelling, const HardwareCatalog& catalog
     Placement p;
     p.spelling = spelling;
     p.measurable = true;
-    const auto at = spelling.find('@');
-    p.topology = parseTopology(spelling.substr(0, at));
-    if (at != std::string::npos) p.threads = positiveCount(spelling.substr(at + 1), "the thread count after @", spelling);
+    const TopologyWithThreads spelled = splitThreads(spelling);
+    p.topology = parseTopology(spelled.topology);
+    p.threads = spelled.threads;
     if (p.topology.onGpus())
         throw UsageError("topology '" + spelling + "': GPU topologies are measured where a GPU is present; model them here as model:DEVICExN");
     if (!p.topology.hostfile.empty())

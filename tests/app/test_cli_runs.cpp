@@ -114,6 +114,14 @@ private slots:
         // A run given a thread count (run() gives 1) is listed as the what-if spells it; one
         // on every core as its topology alone.
         QCOMPARE(row[5], QString("host@1"));
+        // That spelling is a topology run and rerun take (and one thread count, not two).
+        const CliResult copied = runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3", "--topology", "host@2"} + db());
+        QVERIFY2(copied.exitCode == 0, qPrintable(describe(copied)));
+        QCOMPARE(show(recordedId(copied))["threads"].toInt(), 2);
+        const CliResult rerun = runCli(QStringList{"runs", "rerun", recordedId(copied), "--topology", "shards:2@1"} + db());
+        QVERIFY2(rerun.exitCode == 0, qPrintable(describe(rerun)));
+        const CliResult both = runCli(QStringList{"run", "--demo", "blobs", "--topology", "host@2", "--threads", "4"} + db());
+        QVERIFY2(both.exitCode == 2 && both.err.contains("give two thread counts"), qPrintable(describe(both)));
         QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3"} + db()).exitCode, 0);
         const CliResult again = runCli(QStringList{"runs", "list"} + db());
         QCOMPARE(again.out.split('\n')[1].split(' ', Qt::SkipEmptyParts).value(5), QString("host"));

@@ -117,7 +117,7 @@ TEST_CASE("topologiesArePlacedOrRefusedByName")
     REQUIRE(errorOf([&] { placeTopology("model:b300x8", c, twoCores()); }).find("no device 'b300' in the catalog") == 0);
     REQUIRE(errorOf([&] { placeTopology("model:h200x8:net=carrier-pigeon", c, twoCores()); }).find("no link 'carrier-pigeon'") == 0);
     REQUIRE(errorOf([&] { placeTopology("model:h200x8:speed=9", c, twoCores()); }).find("unknown option 'speed=9'") != std::string::npos);
-    REQUIRE(errorOf([&] { placeTopology("host@0", c, twoCores()); }).find("the thread count after @ must be") != std::string::npos);
+    REQUIRE(errorOf([&] { placeTopology("host@0", c, twoCores()); }).find("the thread count after @: '0' is not a number from 1 to 1024") != std::string::npos);
     REQUIRE(errorOf([&] { placeTopology("cuda:0", c, twoCores()); }).find("model them here as model:DEVICExN") != std::string::npos);
 }
 
