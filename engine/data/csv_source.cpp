@@ -12,13 +12,13 @@
 #include "data_source.h"
 #include "file_bytes.h"
 #include "progress.h"
+#include "row_names.h"
 #include "text_cells.h"
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
 namespace clusterdesk::data {
 namespace {
@@ -130,25 +130,6 @@ std::optional<std::string> plainHead(const std::string& path)
     return prefix;
 }
 
-// Ids that name more than one row: kept (they are the file's), but said, since a
-// membership or an export then lists two rows under one name.
-void noteRepeatedIds(Dataset& out)
-{
-    std::unordered_map<std::string_view, std::size_t> firstRow;
-    firstRow.reserve(out.rowNames.size());
-    std::size_t repeats = 0, example = 0, exampleFirst = 0;
-    for (std::size_t i = 0; i < out.rowNames.size(); ++i) {
-        const auto [at, fresh] = firstRow.emplace(out.rowNames[i], i);
-        if (fresh) continue;
-        if (repeats++ == 0) example = i, exampleFirst = at->second;
-    }
-    if (repeats == 0) return;
-    out.notes.push_back("id column: " + std::to_string(repeats) + (repeats == 1 ? " row repeats an id" : " rows repeat an id") +
-                        " of an earlier row (first: '" + excerpt(out.rowNames[example]) + "' on data rows " +
-                        std::to_string(exampleFirst + 1) + " and " + std::to_string(example + 1) +
-                        "); each row is kept, and listed under that name");
-}
-
 // The matrix read by reader from the start of its text. With headOnly, reader holds
 // only the file's head and the rows after the first two are read from the file in
 // blocks; nullopt when the head lacks two records (blank lines can fill it) or the
@@ -200,7 +181,7 @@ std::optional<Dataset> readMatrixFrom(CsvReader& reader, const std::string& path
     std::string delimiter = reader.delimiter() == '\t' ? "tab" : std::string("'") + reader.delimiter() + "'";
     out.notes.push_back("matrix: " + shape + ", delimiter " + delimiter + (header ? ", header" : ", no header") +
                         (columns.idColumn ? ", id column" : "") + (columns.truthColumn ? ", ground truth column" : ""));
-    if (columns.idColumn) noteRepeatedIds(out);
+    if (columns.idColumn) noteRepeatedRowNames(out, "id column");
     return out;
 }
 

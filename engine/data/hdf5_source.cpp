@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "file_bytes.h"
 #include "progress.h"
+#include "row_names.h"
 #include "source_options.h"
 
 #include <hdf5.h>
@@ -297,10 +298,21 @@ Dataset readHdf5(const std::string& path, const std::string& named, const Progre
 
     const std::string leaf = name.substr(name.rfind('/') + 1);
     const bool pandas = leaf == "block0_values";
-    auto rowNames = file.siblingStrings(name, pandas ? "axis1" : "row_names");
-    auto colNames = file.siblingStrings(name, pandas ? "block0_items" : "col_names");
-    if (rowNames && rowNames->size() == rows) out.rowNames = std::move(*rowNames);
-    if (colNames && colNames->size() == cols) out.colNames = std::move(*colNames);
+    const char* rowNamesName = pandas ? "axis1" : "row_names";
+    const char* colNamesName = pandas ? "block0_items" : "col_names";
+    auto rowNames = file.siblingStrings(name, rowNamesName);
+    auto colNames = file.siblingStrings(name, colNamesName);
+    // Names that do not fit the data name nothing for sure: not paired up to the shorter
+    // list, and said (the rows are listed by number instead).
+    const auto fitting = [&](auto& names, const char* sibling, std::uint64_t wanted, const char* what) {
+        if (!names || names->size() == wanted) return names ? std::move(*names) : std::vector<std::string>();
+        out.notes.push_back("hdf5: " + std::string(sibling) + " beside " + name + " holds " + std::to_string(names->size()) +
+                            " names for its " + std::to_string(wanted) + " " + what + ": not used");
+        return std::vector<std::string>();
+    };
+    out.rowNames = fitting(rowNames, rowNamesName, rows, "rows (they are listed by number)");
+    out.colNames = fitting(colNames, colNamesName, cols, "columns");
+    noteRepeatedRowNames(out, std::string("hdf5 ") + rowNamesName);
     out.notes.push_back("hdf5: dataset " + name + ", " + std::to_string(rows) + " rows x " + std::to_string(cols) +
                         " features, " + className(shape->typeClass) + " converted to float32" +
                         (out.rowNames.empty() ? "" : ", row names") + (out.colNames.empty() ? "" : ", column names"));

@@ -173,13 +173,28 @@ TEST_CASE("row and column names: h5py's row_names/col_names and pandas' fixed fo
     CHECK(frame.rowNames == std::vector<std::string>{"first", "second"});
     CHECK(frame.colNames == std::vector<std::string>{"a", "b", "c"});
 
-    // Names whose count does not match are not attached to the wrong rows.
+    // Names whose count does not match are not attached to the wrong rows, and that is said.
     const std::string mismatched = dir.filePath("mismatch.h5");
     writeH5(mismatched, [](hid_t f) {
         addNumbers(f, "x", {3, 2}, H5T_IEEE_F32LE, kValues);
         addStrings(f, "row_names", {"only", "two"}, true);
     });
-    CHECK(openSource(describeFile(mismatched)).rowNames.empty());
+    const Dataset unnamed = openSource(describeFile(mismatched));
+    CHECK(unnamed.rowNames.empty());
+    const auto said = [](const Dataset& d, const std::string& text) {
+        return std::any_of(d.notes.begin(), d.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+    };
+    CHECK(said(unnamed, "row_names beside /x holds 2 names for its 3 rows"));
+
+    // A name on two rows is kept, and said, as a CSV's repeated id is.
+    const std::string repeated = dir.filePath("repeated.h5");
+    writeH5(repeated, [](hid_t f) {
+        addNumbers(f, "x", {3, 2}, H5T_IEEE_F32LE, kValues);
+        addStrings(f, "row_names", {"AAPL", "MSFT", "AAPL"}, true);
+    });
+    const Dataset twice = openSource(describeFile(repeated));
+    CHECK(twice.rowNames == std::vector<std::string>{"AAPL", "MSFT", "AAPL"});
+    CHECK(said(twice, "hdf5 row_names: 1 row repeats a name of an earlier row (first: 'AAPL' on data rows 1 and 3)"));
 }
 
 TEST_CASE("bad datasets are DataErrors naming the file and the dataset")

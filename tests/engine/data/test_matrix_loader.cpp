@@ -110,7 +110,7 @@ TEST_CASE("repeatedIdsAreKeptAndSaid")
     REQUIRE_EQ(d.rowNames, std::vector<std::string>{"A", "B", "A", "C", "B"});
     const auto note = std::find_if(d.notes.begin(), d.notes.end(), [](const std::string& n) { return n.rfind("id column:", 0) == 0; });
     REQUIRE(note != d.notes.end());
-    CHECK(note->find("2 rows repeat an id") != std::string::npos);
+    CHECK(note->find("2 rows repeat a name") != std::string::npos);
     CHECK(note->find("'A' on data rows 1 and 3") != std::string::npos);
     const Dataset unique = loadMatrix(test::writeFile(dir, "unique.csv", "id,x\nA,1\nB,2\n"));
     for (const std::string& n : unique.notes) CHECK(n.rfind("id column:", 0) != 0);
