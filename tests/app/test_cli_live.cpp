@@ -132,8 +132,6 @@ private slots:
 
     }
 
-    // An exact-mode session recorded in the store replays from it, every update bit for
-    // bit, on its own topology and on another.
     void aJsonFileIsWrittenBesideTheLines()
     {
         // --json FILE logs the updates as JSON; stdout still has the lines and the summary.
@@ -156,6 +154,8 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(lines[2]).object().contains("summary"));
     }
 
+    // An exact-mode session recorded in the store replays from it, every update bit for
+    // bit, on its own topology and on another.
     void replaysARecordedSessionBitForBit()
     {
         FeedProcess feed({"--demo", "market:assets=60,sectors=4", "--speed", "20"});
