@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <csignal>
@@ -105,7 +106,8 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
         // parseRunOptions wants a source; a shape has none.
         for (const std::string& a : rest)
             if (a == "--data" || a == "--demo") throw UsageError("--shape describes a job without data: give --shape or " + a + ", not both");
-        rest.insert(rest.end(), {"--demo", "blobs", "--no-record"});
+        rest.insert(rest.end(), {"--demo", "blobs"});
+        if (std::find(rest.begin(), rest.end(), "--no-record") == rest.end()) rest.push_back("--no-record");
     }
     o.run = parseRunOptions(rest);
     return o;
