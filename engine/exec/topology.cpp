@@ -4,6 +4,7 @@
 #include "../data/file_bytes.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <sstream>
 
@@ -152,9 +153,14 @@ std::string spelledWithThreads(const std::string& topology, int threads)
 
 TopologyWithThreads splitThreads(const std::string& spelling)
 {
-    const std::size_t at = spelling.find('@');
+    const std::size_t at = spelling.rfind('@');
     if (at == std::string::npos) return {spelling, 0};
-    return {spelling.substr(0, at), parseCount(spelling.substr(at + 1), "topology '" + spelling + "': the thread count after @", 1, kMaxThreads)};
+    const std::string count = spelling.substr(at + 1);
+    // A hostfile's path may hold an @ of its own (pool:/home/me@lab/hosts): only digits
+    // after the last @ are a thread count there.
+    const bool digits = !count.empty() && std::all_of(count.begin(), count.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits && spelling.find('/') != std::string::npos) return {spelling, 0};
+    return {spelling.substr(0, at), parseCount(count, "topology '" + spelling + "': the thread count after @", 1, kMaxThreads)};
 }
 
 std::string threadsText(int threads)

@@ -96,3 +96,21 @@ TEST_CASE("rejects")
         }
     }
 }
+
+TEST_CASE("a topology spelled with its threads, as runs list and the what-if show it")
+{
+    const auto split = [](const std::string& s) { return splitThreads(s); };
+    CHECK(split("host").topology == "host");
+    CHECK(split("host").threads == 0);
+    CHECK(split("host@4").topology == "host");
+    CHECK(split("host@4").threads == 4);
+    CHECK(split("shards:2@1").topology == "shards:2");
+    CHECK(split("shards:2@1").threads == 1);
+    // A hostfile's own @ is part of its path; digits after the last @ are still threads.
+    CHECK(split("pool:/home/me@lab/hosts").topology == "pool:/home/me@lab/hosts");
+    CHECK(split("pool:/home/me@lab/hosts").threads == 0);
+    CHECK(split("pool:/home/me@lab/hosts@8").topology == "pool:/home/me@lab/hosts");
+    CHECK(split("pool:/home/me@lab/hosts@8").threads == 8);
+    CHECK_THROWS_WITH_AS(split("host@0"), doctest::Contains("the thread count after @: '0' is not a number from 1 to 1024"), UsageError);
+    CHECK_THROWS_WITH_AS(split("host@many"), doctest::Contains("the thread count after @: 'many'"), UsageError);
+}
