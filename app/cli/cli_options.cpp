@@ -21,9 +21,16 @@ template <class T>
 T parseNumber(const std::string& option, const std::string& text)
 {
     T value{};
+    if (std::is_unsigned_v<T> && !text.empty() && text[0] == '-')
+        throw UsageError("option " + option + ": '" + text + "' must not be negative");
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
-        throw UsageError("option " + option + ": '" + text + "' is out of range (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) {
+        if constexpr (std::is_integral_v<T>) {
+            if (text[0] == '-') throw UsageError("option " + option + ": '" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")");
+            throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
+        }
+        throw UsageError("option " + option + ": '" + text + "' is out of range");
+    }
     if (ec != std::errc() || end != text.data() + text.size()) {
         // 0.5 where a count is wanted is a number, just not a whole one.
         double real = 0;

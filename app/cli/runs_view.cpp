@@ -134,7 +134,7 @@ std::string runShowText(const store::RunRecord& record)
     field("params", codec::paramsThatApplied(parsedOrEmpty(r.paramsJson)).dump());
     std::string devices;
     for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
-    field("topology", r.topology + ", " + threadsText(r.threads) +
+    field("topology", r.topology + (spelledOnGpus(r.topology) ? "" : ", " + threadsText(r.threads)) +
                           (r.backend.empty() ? "" : ", " + r.backend + " backend") + (devices.empty() ? "" : " on " + devices));
     field("engine", r.engineVersion + " (commit " + r.gitCommit + ") on host " + r.host);
     field("time", r.startedAt + " .. " + (r.endedAt.empty() ? "(running)" : r.endedAt));

@@ -101,7 +101,10 @@ std::string readOnlyReason(const std::string& path)
     if (::access(path.c_str(), W_OK) == 0 && (st.st_mode & 0222) != 0) return {};
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return std::string("the file is read-only (mode ") + mode + "), so it is not replaced: make it writable or choose another file";
+    const std::string what = (st.st_mode & 0222) == 0 ? "the file is read-only (mode " + std::string(mode) + ")"
+                                                      : "the file is not writable by this user (mode " + std::string(mode) + ", owner uid " +
+                                                            std::to_string(st.st_uid) + ")";
+    return what + ", so it is not replaced: make it writable or choose another file";
 }
 
 }  // namespace

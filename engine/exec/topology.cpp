@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <sstream>
 
 namespace clusterdesk {
@@ -143,12 +144,16 @@ std::string toString(const Topology& topology)
     return "host";
 }
 
+bool spelledOnGpus(const std::string& topology)
+{
+    return topology.rfind("cuda", 0) == 0 || topology.find(":cuda") != std::string::npos;
+}
+
 std::string spelledWithThreads(const std::string& topology, int threads)
 {
     // The what-if measures host, shards and pool topologies at a thread count; GPU ones
     // have none to give.
-    const bool onGpus = topology.rfind("cuda", 0) == 0 || topology.find(":cuda") != std::string::npos;
-    return threads > 0 && !onGpus ? topology + "@" + std::to_string(threads) : topology;
+    return threads > 0 && !spelledOnGpus(topology) ? topology + "@" + std::to_string(threads) : topology;
 }
 
 TopologyWithThreads splitThreads(const std::string& spelling)
@@ -156,11 +161,19 @@ TopologyWithThreads splitThreads(const std::string& spelling)
     const std::size_t at = spelling.rfind('@');
     if (at == std::string::npos) return {spelling, 0};
     const std::string count = spelling.substr(at + 1);
-    // A hostfile's path may hold an @ of its own (pool:/home/me@lab/hosts): only digits
-    // after the last @ are a thread count there.
-    const bool digits = !count.empty() && std::all_of(count.begin(), count.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!digits && spelling.find('/') != std::string::npos) return {spelling, 0};
-    return {spelling.substr(0, at), parseCount(count, "topology '" + spelling + "': the thread count after @", 1, kMaxThreads)};
+    // A hostfile's name may hold an @ of its own (pool:hosts@lab, pool:/data/hosts@2):
+    // a pool named by a file that exists as spelled, or by one whose name does not end
+    // in digits after its last @, keeps the whole spelling.
+    if (spelling.rfind("pool:", 0) == 0) {
+        const std::string rest = spelling.substr(5);
+        const bool rankCount = !rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]));
+        const bool digits = !count.empty() && std::all_of(count.begin(), count.end(), [](unsigned char c) { return std::isdigit(c); });
+        std::error_code ignored;
+        if (!rankCount && (!digits || std::filesystem::exists(rest, ignored))) return {spelling, 0};
+    }
+    const std::string topology = spelling.substr(0, at);
+    if (spelledOnGpus(topology)) throw UsageError("topology '" + spelling + "': GPU topologies take no thread count");
+    return {topology, parseCount(count, "topology '" + spelling + "': the thread count after @", 1, kMaxThreads)};
 }
 
 std::string threadsText(int threads)

@@ -44,6 +44,8 @@ std::string toString(const Topology& topology);
 // (threads > 0: the count it was given), as it is for one on every core (threads 0) and
 // for GPU topologies.
 std::string spelledWithThreads(const std::string& topology, int threads);
+// Whether a recorded topology computes on GPUs (cuda..., pool:N:cuda), by its spelling.
+bool spelledOnGpus(const std::string& topology);
 // Host threads a run may use at most.
 inline constexpr int kMaxThreads = 1024;
 

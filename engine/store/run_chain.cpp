@@ -415,10 +415,13 @@ std::string forgetPreviousStoresHead(Database& db)
 {
     const std::optional<ChainHead> remembered = rememberedHead(db);
     if (!remembered) return "";
+    // Kept aside, not deleted: it is the evidence of what was here.
+    const std::string previous = headFile(db) + ".previous";
     std::error_code ignored;
-    std::filesystem::remove(headFile(db), ignored);
-    return "a new store, but " + headFile(db) + " remembered record #" + std::to_string(remembered->seq) +
-           " of a store that was here before (deleted or moved away): the chain head now follows this store";
+    std::filesystem::rename(headFile(db), previous, ignored);
+    return "a new store, but its chain head remembered record #" + std::to_string(remembered->seq) +
+           " of a store that was here before (deleted or moved away, or its -wal file lost before the first checkpoint); "
+           "that head is kept as " + previous + ", and the chain head now follows this store";
 }
 
 }  // namespace clusterdesk::store

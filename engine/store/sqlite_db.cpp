@@ -124,7 +124,8 @@ void Database::fail(const std::string& what) const
 {
     // SQLite opens a write-protected store read-only without a word: reading works, and
     // the first write fails. Said as the user's problem, not as the SQL that met it.
-    if ((sqlite3_extended_errcode(m_db) & 0xff) == SQLITE_READONLY)
+    const int code = sqlite3_extended_errcode(m_db);
+    if (code == SQLITE_READONLY || code == SQLITE_READONLY_DIRECTORY)
         throw StoreError(m_path + ": the run store is read-only (its file or folder cannot be written): recording or deleting "
                                   "needs write access; runs list, show, diff, verify and export read it as it is (" + what + ")");
     throw StoreError(m_path + ": " + what + ": " + sqlite3_errmsg(m_db));

@@ -83,7 +83,8 @@ private slots:
         QTest::newRow("bad k") << QStringList{"run", "--demo", "blobs", "--k", "ten"} << "'ten' is not a valid number";
         QTest::newRow("k not whole") << QStringList{"run", "--demo", "blobs", "--k", "2.5"} << "option --k: '2.5' is not a whole number";
         QTest::newRow("k out of range") << QStringList{"run", "--demo", "blobs", "--k", "99999999999"}
-                                        << "option --k: '99999999999' is out of range (at most 2147483647)";
+                                        << "option --k: '99999999999' is too large (at most 2147483647)";
+        QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
         QTest::newRow("bad demo") << QStringList{"run", "--demo", "stars"} << "stars";
@@ -302,7 +303,7 @@ private slots:
         const CliResult structured = runCli({"run", "--demo", "blobs:n=1000,d=2,k=3", "--k", "3", "--no-record"});
         QVERIFY2(structured.exitCode == 0 && !structured.out.contains("warning"), qPrintable(structured.out));
         // Time and energy in the units the window and reports use (a small run is not "0.00758 J").
-        const QRegularExpression units("\ntime      [0-9.]+ (µs|ms|s) total, .*\nenergy    ([0-9.]+ mJ|[1-9][0-9.]* J|[0-9.]+ kJ) \\((measured|estimated|mixed)\\) on ");
+        const QRegularExpression units("\ntime      [0-9.]+ (µs|ms|s) total, .*\nenergy    (0 J|[0-9.]+ mJ|[1-9][0-9.]* J|[0-9.]+ kJ) \\((measured|estimated|mixed)\\) on ");
         QVERIFY2(units.match(structured.out).hasMatch(), qPrintable(structured.out));
     }
 

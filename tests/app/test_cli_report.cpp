@@ -135,13 +135,17 @@ private slots:
         // Page numbers: each page's last line is its number.
         const QStringList pageTexts = text.split('\f', Qt::SkipEmptyParts);
         QVERIFY(pageTexts.size() >= 3);
+        int graphPages = 0;
         for (int i = 0; i < pageTexts.size(); ++i) {
             const QStringList lines = pageTexts[i].trimmed().split('\n');
             QVERIFY2(lines.last().trimmed().endsWith(QString::number(i + 1)), qPrintable("page " + QString::number(i + 1) + " ends with " + lines.last()));
             // The graphs start a page: their heading is never left alone at a page's foot.
-            if (pageTexts[i].contains("\nGraphs\n") || pageTexts[i].startsWith("Graphs\n"))
+            if (pageTexts[i].contains("\nGraphs\n") || pageTexts[i].startsWith("Graphs\n")) {
+                ++graphPages;
                 QVERIFY2(lines.first().trimmed() == "Graphs", qPrintable("page " + QString::number(i + 1) + " has Graphs below " + lines.first()));
+            }
         }
+        QCOMPARE(graphPages, 1);
 
         // Every page rendered has ink on it.
         const QString prefix = m_dir.filePath("page");
@@ -179,7 +183,7 @@ private slots:
         const CliResult r = report(db, {recordedId(run)}, pdf);
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         const QString text = tool("pdftotext", {pdf, "-"}).value_or(QString());
-        for (const QString& name : names) QVERIFY2(text.contains(name), qPrintable(name + " is not in the PDF's text (drawn as boxes?)"));
+        for (const QString& name : names) QVERIFY2(text.contains(name), qPrintable(name + " is not in the PDF's text: drawn as boxes? (scripts/install-deps.sh installs fonts-wqy-microhei)"));
     }
 
     void aReportUnderTheSameNameReplacesEveryLabelsFile()

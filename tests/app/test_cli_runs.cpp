@@ -120,6 +120,9 @@ private slots:
         QCOMPARE(show(recordedId(copied))["threads"].toInt(), 2);
         const CliResult rerun = runCli(QStringList{"runs", "rerun", recordedId(copied), "--topology", "shards:2@1"} + db());
         QVERIFY2(rerun.exitCode == 0, qPrintable(describe(rerun)));
+        const QJsonObject again1 = show(recordedId(rerun));
+        QCOMPARE(again1["topology"].toString(), QString("shards:2"));
+        QCOMPARE(again1["threads"].toInt(), 1);
         const CliResult both = runCli(QStringList{"run", "--demo", "blobs", "--topology", "host@2", "--threads", "4"} + db());
         QVERIFY2(both.exitCode == 2 && both.err.contains("give two thread counts"), qPrintable(describe(both)));
         QCOMPARE(runCli(QStringList{"run", "--demo", "blobs:n=300,d=2,k=3", "--k", "3"} + db()).exitCode, 0);

@@ -3,6 +3,10 @@
 
 #include "doctest_support.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -111,6 +115,17 @@ TEST_CASE("a topology spelled with its threads, as runs list and the what-if sho
     CHECK(split("pool:/home/me@lab/hosts").threads == 0);
     CHECK(split("pool:/home/me@lab/hosts@8").topology == "pool:/home/me@lab/hosts");
     CHECK(split("pool:/home/me@lab/hosts@8").threads == 8);
+    CHECK(split("pool:hosts@lab").topology == "pool:hosts@lab");
+    CHECK(split("pool:2@4").topology == "pool:2");
+    CHECK(split("pool:2@4").threads == 4);
+    CHECK_THROWS_WITH_AS(split("cuda@2"), doctest::Contains("GPU topologies take no thread count"), UsageError);
+    // A hostfile that exists as spelled keeps its name, digits and all.
+    const std::filesystem::path named = std::filesystem::temp_directory_path() / ("hosts@2-" + std::to_string(::getpid()));
+    std::filesystem::path file = named;
+    file += "@2";
+    { std::ofstream(file) << "localhost slots=2\n"; }
+    CHECK(split("pool:" + file.string()).topology == "pool:" + file.string());
+    std::filesystem::remove(file);
     CHECK_THROWS_WITH_AS(split("host@0"), doctest::Contains("the thread count after @: '0' is not a number from 1 to 1024"), UsageError);
     CHECK_THROWS_WITH_AS(split("host@many"), doctest::Contains("the thread count after @: 'many'"), UsageError);
 }

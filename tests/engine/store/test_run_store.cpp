@@ -729,6 +729,7 @@ TEST_CASE("aStoreMadeWhereOneWasDeletedStartsItsOwnChain")
     {
         RunStore fresh(path);
         REQUIRE_MESSAGE(test::contains(fresh.lostOnOpen(), "of a store that was here before"), fresh.lostOnOpen().c_str());
+        REQUIRE(std::filesystem::exists(path + ".chain-head.previous"));  // the evidence kept aside
         fresh.finishRun(fresh.beginRun(newRun()), outcome());
         const VerifyReport report = fresh.verify();
         REQUIRE_MESSAGE(report.ok, report.problem.c_str());
