@@ -4,7 +4,7 @@
 // Formats (the layout is sniffed from the content unless given):
 // - Matrix: delimited text (',', '\t' or ';'), optional header and id column, an
 //   optional `label`/`truth` column of integer ground truth; or a NumPy .npy file
-//   (float32/float64, 1-D or 2-D, C or Fortran order).
+//   (float32, float64 or integers, 1-D or 2-D, C or Fortran order).
 // - Prices: wide CSV, a date column then one column of prices per asset. Becomes one
 //   row per asset of z-scored log returns, so Euclidean distance is correlation distance.
 // - Ticks: long CSV timestamp,symbol,price[,size], resampled to bars, then as Prices.

@@ -1,6 +1,7 @@
 // The npy source: NumPy .npy files (format versions 1.0, 2.0 and 3.0).
 //
-// dtype '<f4' or '<f8' (converted to float32), C or Fortran order, shape (n,) -> n x 1
+// dtype float32, float64 or an integer of 1, 2, 4 or 8 bytes, signed or not, in either
+// byte order (all but '<f4' converted to float32), C or Fortran order, shape (n,) -> n x 1
 // or (n, d). The shape must account for exactly the bytes after the header. Errors are
 // DataError at line 1, column = 1-based byte offset of the problem.
 #include "data_source.h"
@@ -10,6 +11,7 @@
 #include "progress.h"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -169,6 +171,50 @@ std::string shapeText(const std::vector<std::uint64_t>& shape)
     throw DataError(path, 1, static_cast<std::int64_t>(offset + 1), message);
 }
 
+// An element type the reader converts: kind 'f' (float), 'i' or 'u' (integers).
+struct ElementType {
+    char kind = 'f';
+    std::size_t size = 4;
+    bool bigEndian = false;
+    bool isNativeFloat32() const { return kind == 'f' && size == 4 && !bigEndian; }
+};
+
+// From a descr such as '<f4', '>i8' or '|u1'; nullopt for any other (complex, bool,
+// strings, dates, objects, float16).
+std::optional<ElementType> elementType(const std::string& descr)
+{
+    if (descr.size() < 3) return std::nullopt;
+    const char order = descr[0];
+    const char kind = descr[1];
+    const std::string size = descr.substr(2);
+    ElementType type{kind, 0, order == '>'};
+    if (kind == 'f' && (size == "4" || size == "8"))
+        type.size = size == "4" ? 4 : 8;
+    else if ((kind == 'i' || kind == 'u') && (size == "1" || size == "2" || size == "4" || size == "8"))
+        type.size = static_cast<std::size_t>(size[0] - '0');
+    else
+        return std::nullopt;
+    // NumPy writes '|' (no byte order) for one-byte types and '<' or '>' for the others.
+    if (order != '<' && order != '>' && !(order == '|' && type.size == 1)) return std::nullopt;
+    return type;
+}
+
+// The element at p as a double: exact for every float and for integers up to 2^53.
+double elementValue(const unsigned char* p, const ElementType& type)
+{
+    unsigned char bytes[8];
+    for (std::size_t b = 0; b < type.size; ++b) bytes[b] = p[type.bigEndian ? type.size - 1 - b : b];
+    std::uint64_t bits = 0;
+    for (std::size_t b = 0; b < type.size; ++b) bits |= static_cast<std::uint64_t>(bytes[b]) << (8 * b);
+    if (type.kind == 'f') {
+        if (type.size == 8) return std::bit_cast<double>(bits);
+        return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    }
+    if (type.kind == 'u') return static_cast<double>(bits);
+    const unsigned shift = static_cast<unsigned>(64 - 8 * type.size);  // sign-extend
+    return static_cast<double>(static_cast<std::int64_t>(bits << shift) >> shift);
+}
+
 bool hasNpyMagic(std::string_view firstBytes)
 {
     return firstBytes.size() >= kMagicSize && std::memcmp(firstBytes.data(), kMagic, kMagicSize) == 0;
@@ -216,17 +262,14 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
     NpyHeader header = HeaderParser(path, headerText, headerStart).parse();
     header.dataOffset = headerStart + headerLength;
 
-    std::size_t itemSize = 0;
-    if (header.descr == "<f4")
-        itemSize = 4;
-    else if (header.descr == "<f8")
-        itemSize = 8;
-    else {
+    const std::optional<ElementType> type = elementType(header.descr);
+    if (!type) {
         const std::size_t at = prefix.find(header.descr, headerStart);
         failAt(path, at == std::string::npos ? headerStart : at,
                "unsupported dtype '" + header.descr +
-                   "': only little-endian float32 ('<f4') and float64 ('<f8') are read");
+                   "': float32, float64 and integer arrays are read ('<f4', '<f8', '<i8', '|u1', ...; either byte order)");
     }
+    const std::size_t itemSize = type->size;
     if (header.shape.empty() || header.shape.size() > 2) {
         failAt(path, prefix.find("shape", headerStart),
                "unsupported shape " + shapeText(header.shape) + ": a 1-D or 2-D array is expected");
@@ -277,11 +320,12 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
         hasher->feed(shape.data(), shape.size());
     }
 
-    // Read in chunks straight into the output (float32, C order) or through a small
-    // buffer (float64 conversion, Fortran transposition), checking every value.
+    // Read in chunks straight into the output (little-endian float32, C order) or through
+    // a small buffer (conversion, Fortran transposition), checking every value.
     constexpr std::size_t chunk = 1u << 20;  // elements
     std::vector<unsigned char> buffer(
-        itemSize == 4 && !header.fortran ? 0 : std::min<std::size_t>(chunk, count) * itemSize);
+        type->isNativeFloat32() && !header.fortran ? 0 : std::min<std::size_t>(chunk, count) * itemSize);
+    std::uint64_t roundedIntegers = 0;  // integers float32 cannot hold (beyond 2^24)
     for (std::uint64_t done = 0; done < count;) {
         const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - done));
         if (!header.fortran) out.values.resize(static_cast<std::size_t>(done + n));
@@ -292,12 +336,12 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint64_t index = done + i;
             double value;
-            if (itemSize == 4) {
+            if (type->isNativeFloat32()) {
                 float f;
                 std::memcpy(&f, target + i * 4, 4);
                 value = f;
             } else {
-                std::memcpy(&value, target + i * 8, 8);
+                value = elementValue(target + i * itemSize, *type);
             }
             // Beyond `limit` the run's float32 squared distances would overflow: refused
             // here, where the value's place in the file is known.
@@ -311,7 +355,9 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
             }
             if (!buffer.empty()) {
                 const std::uint64_t to = header.fortran ? (index % rows) * cols + index / rows : index;
-                out.values[static_cast<std::size_t>(to)] = static_cast<float>(value);
+                const float stored = static_cast<float>(value);
+                out.values[static_cast<std::size_t>(to)] = stored;
+                if (type->kind != 'f' && static_cast<double>(stored) != value) ++roundedIntegers;
             }
         }
         if (hasher) hasher->feed(out.values.data() + done, n * sizeof(float));
@@ -321,7 +367,10 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
     if (hasher) out.knownHash = hasher->hex();
     out.notes.push_back("npy: " + std::to_string(rows) + " rows x " + std::to_string(cols) + " features, " +
                         header.descr + (header.fortran ? ", Fortran order" : ", C order") +
-                        (itemSize == 8 ? ", converted to float32" : ""));
+                        (type->isNativeFloat32() ? "" : ", converted to float32"));
+    if (roundedIntegers > 0)
+        out.notes.push_back("npy: " + std::to_string(roundedIntegers) +
+                            " integers above 16777216 (2^24) rounded to the nearest float32");
     progress.report(1.0);
     return out;
 }

@@ -234,8 +234,8 @@ private slots:
                                           << none << ":1:" << "";
         QTest::newRow("npy huge shape") << npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000000, 4), }", floats(8))
                                         << ".npy" << none << ":1:" << "";
-        QTest::newRow("npy wrong dtype") << npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", floats(4)) << ".npy"
-                                         << none << ":1:" << "<i4";
+        QTest::newRow("npy wrong dtype") << npy("{'descr': '<c8', 'fortran_order': False, 'shape': (2, 2), }", floats(4)) << ".npy"
+                                         << none << ":1:" << "<c8";
     }
 
     void badInputExit3()

@@ -76,6 +76,13 @@ std::vector<GoodFilesRow> goodFilesRows()
     rows.push_back({"1-D", qb(npy(dict("<f4", false, "(6,)"), bytesOf(c4))), 6, 1});
     rows.push_back({"version 2", qb(npy(dict("<f4", false, "(2, 3)"), bytesOf(c4), 2)), 2, 3});
     rows.push_back({"version 3", qb(npy(dict("<f8", false, "(2, 3)"), bytesOf(c8), 3)), 2, 3});
+    // Integers and the other byte order, converted to float32.
+    rows.push_back({"i8 C", qb(npy(dict("<i8", false, "(2, 3)"), bytesOf(std::vector<std::int64_t>{1, 2, 3, 4, 5, 6}))), 2, 3});
+    rows.push_back({"i4 Fortran", qb(npy(dict("<i4", true, "(2, 3)"), bytesOf(std::vector<std::int32_t>{1, 4, 2, 5, 3, 6}))), 2, 3});
+    rows.push_back({"u1", qb(npy(dict("|u1", false, "(2, 3)"), bytesOf(std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6}))), 2, 3});
+    rows.push_back({"u2", qb(npy(dict("<u2", false, "(2, 3)"), bytesOf(std::vector<std::uint16_t>{1, 2, 3, 4, 5, 6}))), 2, 3});
+    rows.push_back({"big-endian i2", qb(npy(dict(">i2", false, "(2, 3)"), std::string("\0\1\0\2\0\3\0\4\0\5\0\6", 12))), 2, 3});
+    rows.push_back({"big-endian f4", qb(npy(dict(">f4", false, "(2, 3)"), std::string("\x3f\x80\0\0\x40\0\0\0\x40\x40\0\0\x40\x80\0\0\x40\xa0\0\0\x40\xc0\0\0", 24))), 2, 3});
     rows.push_back({"keys reordered, double quotes", qb(npy("{\"shape\": (2,3), \"fortran_order\": False, \"descr\": \"<f4\"}", bytesOf(c4))), 2, 3});
     return rows;
 }
@@ -101,6 +108,17 @@ TEST_CASE("goodFiles")
             REQUIRE_EQ(d.source, path);
         }
     }
+}
+
+TEST_CASE("integersKeepTheirSignAndSayWhatFloat32Rounds")
+{
+    test::TempDir dir;
+    const std::vector<std::int64_t> values{-3, 16777216, 16777217, -9000000000};
+    const Dataset d = loadDataset(test::writeFile(dir, "i.npy", npy(dict("<i8", false, "(4,)"), bytesOf(values))));
+    REQUIRE_EQ(d.values, (std::vector<float>{-3.f, 16777216.f, 16777216.f, -9e9f}));
+    const std::string notes = test::join(d.notes, '|');
+    CHECK_MESSAGE(notes.find("<i8, C order, converted to float32") != std::string::npos, notes);
+    CHECK_MESSAGE(notes.find("2 integers above 16777216 (2^24) rounded to the nearest float32") != std::string::npos, notes);
 }
 
 TEST_CASE("sameHashAsCsv")
@@ -187,10 +205,10 @@ std::vector<BadInputRow> badInputRows()
     };
     const std::string huge = npy(dict("<f4", false, "(99999999999999999999999,)"), data);
     rows.push_back({"huge dimension", qb(huge), at(huge, "999"), "too large"});
-    const std::string i4 = npy(dict("<i4", false, "(2, 3)"), data);
-    rows.push_back({"int dtype", qb(i4), at(i4, "<i4"), "unsupported dtype '<i4'"});
-    const std::string be = npy(dict(">f4", false, "(2, 3)"), data);
-    rows.push_back({"big-endian", qb(be), at(be, ">f4"), "unsupported dtype '>f4'"});
+    for (const std::string descr : {"<c8", "|b1", "<f2", "<U1", "|i4", "<i3", "<M8"}) {
+        const std::string file = npy(dict(descr, false, "(2, 3)"), data);
+        rows.push_back({"dtype " + descr, qb(file), at(file, descr), "unsupported dtype '" + descr + "': float32, float64 and integer"});
+    }
     const std::string d3 = npy(dict("<f4", false, "(1, 2, 3)"), data);
     rows.push_back({"3-D", qb(d3), at(d3, "shape"), "1-D or 2-D"});
     const std::string d0 = npy(dict("<f4", false, "()"), data.substr(0, 4));
