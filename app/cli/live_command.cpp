@@ -236,6 +236,14 @@ public:
         }
     }
 
+    // Whether the feed answered at all in the session: a session that never reached it
+    // ends with an error, not a summary of nothing that looks like a quiet market.
+    bool reached(const live::FeedStats& stats) const
+    {
+        return m_connectedAt >= 0 || stats.messages > 0 || !stats.stream.isEmpty();
+    }
+    const QString& lastProblem() const { return m_problem; }
+
 private:
     std::string m_url, m_symbols;
     QString m_problem;  // the unreachable feed's reason, last said
@@ -369,7 +377,10 @@ int liveCommand(const std::vector<std::string>& args)
                                {"peak_rss_mib", processMemory().peakMiB},
                                {"feed", feedJson(stats)}};
         // Without an update there is no latency to give, only the reason.
-        const std::string waiting = updates == 0 ? clusterer.waitingFor().text : std::string();
+        const bool reached = watch.reached(stats);
+        const std::string waiting = updates > 0 ? std::string()
+                                    : reached   ? clusterer.waitingFor().text
+                                                : "the feed was never reached";
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;
         if (json) *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
@@ -385,6 +396,12 @@ int liveCommand(const std::vector<std::string>& args)
                         why.c_str(), static_cast<long long>(stats.ticks),
                         static_cast<long long>(stats.gaps), static_cast<long long>(stats.reconnects),
                         static_cast<long long>(stats.badTotal()), processMemory().peakMiB);
+        }
+        if (!reached) {
+            std::cerr << "clusterdesk-cli: live: " << o.feed.toStdString() << " was never reached in "
+                      << static_cast<long long>(seconds) << " s"
+                      << (watch.lastProblem().isEmpty() ? std::string() : " (" + watch.lastProblem().toStdString() + ")") << '\n';
+            return kExitData;
         }
         return kExitOk;
     });

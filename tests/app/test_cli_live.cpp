@@ -245,7 +245,8 @@ private slots:
 
     void saysWhyAFeedCannotBeReached()
     {
-        // A port nobody listens on any more: the session says so once and keeps trying.
+        // A port nobody listens on any more: the session says so once and keeps trying;
+        // stopped without ever reaching the feed, it exits 3 (as for a missing file).
         QTcpServer closed;
         QVERIFY(closed.listen(QHostAddress::LocalHost, 0));
         const quint16 port = closed.serverPort();
@@ -265,7 +266,12 @@ private slots:
             QVERIFY(cli.waitForFinished(30000));
             err += cli.readAllStandardError();
             QVERIFY2(err.contains(expected), err.constData());
-            QCOMPARE(err.count("Connection refused"), 1);  // once, not at every retry
+            // Once while it retried; stopped, the session ends as a failure that says why.
+            QCOMPARE(err.count("Connection refused; retrying"), 1);
+            QVERIFY2(err.contains((url + " was never reached in ").toUtf8()) && err.contains(" s (Connection refused)"), err.constData());
+            QCOMPARE(cli.exitCode(), 3);
+            const QByteArray summary = cli.readAllStandardOutput();
+            QVERIFY2(summary.contains("no update in ") && summary.contains("(the feed was never reached)"), summary.constData());
         }
     }
 
