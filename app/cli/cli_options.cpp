@@ -32,11 +32,20 @@ T parseNumber(const std::string& option, const std::string& text)
         throw UsageError("option " + option + ": '" + text + "' is out of range");
     }
     if (ec != std::errc() || end != text.data() + text.size()) {
-        // 0.5 where a count is wanted is a number, just not a whole one.
+        // 0.5 where a count is wanted is a number, just not a whole one; 1e6 is one.
         double real = 0;
         const auto [realEnd, realEc] = std::from_chars(text.data(), text.data() + text.size(), real);
-        if (std::is_integral_v<T> && realEc == std::errc() && realEnd == text.data() + text.size())
-            throw UsageError("option " + option + ": '" + text + "' is not a whole number");
+        if constexpr (std::is_integral_v<T>) {
+            if (realEc == std::errc() && realEnd == text.data() + text.size()) {
+                if (real != std::floor(real)) throw UsageError("option " + option + ": '" + text + "' is not a whole number");
+                if (real < static_cast<double>(std::numeric_limits<T>::min()))
+                    throw UsageError("option " + option + ": '" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")");
+                // Above max() the double may round to exactly 2^63 or 2^64: >= is the safe test.
+                if (real >= static_cast<double>(std::numeric_limits<T>::max()) + 1.0)
+                    throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
+                return static_cast<T>(real);
+            }
+        }
         throw UsageError("option " + option + ": '" + text + "' is not a valid number");
     }
     return value;

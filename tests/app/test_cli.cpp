@@ -84,6 +84,10 @@ private slots:
         QTest::newRow("k not whole") << QStringList{"run", "--demo", "blobs", "--k", "2.5"} << "option --k: '2.5' is not a whole number";
         QTest::newRow("k out of range") << QStringList{"run", "--demo", "blobs", "--k", "99999999999"}
                                         << "option --k: '99999999999' is too large (at most 2147483647)";
+        QTest::newRow("k out of range, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "1e10"}
+                                                           << "option --k: '1e10' is too large (at most 2147483647)";
+        QTest::newRow("k not whole, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "25e-1"}
+                                                        << "option --k: '25e-1' is not a whole number";
         QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
@@ -131,6 +135,16 @@ private slots:
     }
 
     // No GPU here (or in CI): asking for one is an engine/device error with the reason.
+    void wholeNumbersMayBeWrittenAsPowersOfTen()
+    {
+        // k = 10 on 4 blobs: two iterations cannot settle it.
+        const CliResult r = runCli({"run", "--demo", "blobs:n=2000,d=3,k=4", "--k", "1e1", "--max-iter", "2.0e0", "--no-record", "--json", "-"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["k"].toInt(), 10);
+        QCOMPARE(j["iterations"].toInt(), 2);
+    }
+
     void cudaWithoutGpuExit4()
     {
         const CliResult r = runCli({"run", "--demo", "blobs:n=1000", "--topology", "cuda"});
