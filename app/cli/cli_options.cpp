@@ -51,12 +51,6 @@ T parseNumber(const std::string& option, const std::string& text)
     return value;
 }
 
-int parsePositive(const std::string& option, const std::string& text)
-{
-    const int value = parseNumber<int>(option, text);
-    if (value < 1) throw UsageError("option " + option + ": must be at least 1 (got " + text + ")");
-    return value;
-}
 
 template <class Enum>
 Enum parseChoice(const std::string& option, const std::string& text,
@@ -71,6 +65,19 @@ Enum parseChoice(const std::string& option, const std::string& text,
 }
 
 }  // namespace
+
+std::int64_t parsePositive(const std::string& option, const std::string& text, std::int64_t most)
+{
+    const auto value = parseNumber<std::int64_t>(option, text);
+    if (value < 1) throw UsageError("option " + option + ": must be at least 1 (got " + text + ")");
+    if (value > most) throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(most) + ")");
+    return value;
+}
+
+int parsePositive(const std::string& option, const std::string& text)
+{
+    return static_cast<int>(parsePositive(option, text, std::numeric_limits<int>::max()));
+}
 
 std::string usageText()
 {

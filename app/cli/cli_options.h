@@ -48,6 +48,11 @@ std::vector<ProtectedFile> storeFilesToKeep(const std::string& dbOption, bool re
 // --init-centroids), which no output may replace.
 std::vector<ProtectedFile> inputFilesToKeep(const RunOptions& o);
 
+// A count for `option`: a whole number from 1 (digits, or a power of ten such as 1e6),
+// at most `most`; UsageError says what is wrong with it.
+std::int64_t parsePositive(const std::string& option, const std::string& text, std::int64_t most);
+int parsePositive(const std::string& option, const std::string& text);
+
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);
 

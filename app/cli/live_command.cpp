@@ -78,15 +78,7 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
             if (args[i + 1].empty()) throw UsageError("option " + option + " needs a value, not an empty one");
             return args[++i];
         };
-        auto positive = [&](const std::string& text) {
-            try {
-                std::size_t used = 0;
-                const long long n = std::stoll(text, &used);
-                if (used == text.size() && n > 0) return static_cast<std::int64_t>(n);
-            } catch (const std::exception&) {
-            }
-            throw UsageError("option " + option + ": expected a positive whole number (got '" + text + "')");
-        };
+        auto positive = [&](const std::string& text) { return parsePositive(option, text); };
         if (option == "--feed") o.feed = QString::fromStdString(value());
         else if (option == "--token-file") o.tokenFile = QString::fromStdString(value());
         else if (option == "--symbols") {
@@ -103,7 +95,7 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
         else if (option == "--update-every") o.updateEvery = positive(value());
         else if (option == "--duration") o.durationSeconds = parseDuration(option, value());
         else if (option == "--half-life") o.halfLifeSeconds = parseDuration(option, value());
-        else if (option == "--updates") o.maxUpdates = static_cast<int>(std::min<std::int64_t>(positive(value()), 1000000000));
+        else if (option == "--updates") o.maxUpdates = positive(value());
         else if (option == "--json") o.engine.jsonPath = value();
         else if (option == "--db") o.engine.dbPath = value();
         else if (option == "--no-record") o.engine.record = false;

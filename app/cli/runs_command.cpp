@@ -18,7 +18,6 @@
 
 #include <unistd.h>
 
-#include <charconv>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -27,15 +26,6 @@
 
 namespace clusterdesk::cli {
 namespace {
-
-int parseCount(const std::string& option, const std::string& text)
-{
-    int value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 1)
-        throw UsageError("option " + option + ": '" + text + "' is not a positive whole number");
-    return value;
-}
 
 store::RunSort parseSort(const std::string& text)
 {
@@ -58,7 +48,7 @@ int list(const std::vector<std::string>& args)
     }
     if (a.has("--sort")) filter.sort = parseSort(a.value("--sort"));
     filter.descending = !a.has("--asc");
-    if (a.has("--limit")) filter.limit = parseCount("--limit", a.value("--limit"));
+    if (a.has("--limit")) filter.limit = parsePositive("--limit", a.value("--limit"));
     filter.includeDeleted = a.has("--deleted");
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const std::vector<store::RunInfo> runs = runStore->listRuns(filter);
@@ -188,7 +178,7 @@ int rerun(const std::vector<std::string>& args)
     options.dbPath = a.value("--db");
     options.runId = a.positional[0];
     options.topology = a.value("--topology");
-    if (a.has("--threads")) options.threads = parseCount("--threads", a.value("--threads"));
+    if (a.has("--threads")) options.threads = parsePositive("--threads", a.value("--threads"));
     return rerunCommand(options);
 }
 

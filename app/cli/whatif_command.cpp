@@ -43,21 +43,12 @@ struct WhatifOptions {
 void parseShape(const std::string& text, WhatifOptions& o)
 {
     const auto x = text.find('x');
-    const auto number = [&](const std::string& part) -> std::int64_t {
-        std::size_t used = 0;
-        long long value = 0;
-        try {
-            value = std::stoll(part, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != part.size() || value < 1 || value > 1'000'000'000'000LL)
-            throw UsageError("option --shape: '" + text + "' is not ROWSxCOLS with whole numbers from 1 (e.g. 1000000x256)");
-        return value;
-    };
-    if (x == std::string::npos) number("");
-    o.shapeRows = number(text.substr(0, x));
-    o.shapeCols = number(text.substr(x + 1));
+    if (x == std::string::npos)
+        throw UsageError("option --shape: '" + text + "' is not ROWSxCOLS (e.g. 1000000x256)");
+    // A model, not a run: up to 10^12 rows or columns, beyond any machine's memory.
+    constexpr std::int64_t kLargest = 1'000'000'000'000LL;
+    o.shapeRows = parsePositive("--shape (rows)", text.substr(0, x), kLargest);
+    o.shapeCols = parsePositive("--shape (columns)", text.substr(x + 1), kLargest);
 }
 
 std::vector<std::string> splitList(const std::string& text)

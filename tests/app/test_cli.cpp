@@ -120,6 +120,14 @@ private slots:
                                                 << "option --window: the source option window is already 3; give it once";
         QTest::newRow("report out twice") << QStringList{"report", "abc", "--out", "a.html", "--out", "b.html"}
                                           << "option --out is given twice; give it once";
+        // One reading of a count for every command.
+        QTest::newRow("runs limit zero") << QStringList{"runs", "list", "--limit", "0"} << "option --limit: must be at least 1 (got 0)";
+        QTest::newRow("live window not a number") << QStringList{"live", "--feed", "ws://127.0.0.1:1", "--window", "x1"}
+                                                  << "option --window: 'x1' is not a valid number";
+        QTest::newRow("whatif shape too large") << QStringList{"whatif", "--shape", "99999999999999x3", "--topologies", "model:h200"}
+                                                << "option --shape (rows): '99999999999999' is too large (at most 1000000000000)";
+        QTest::newRow("whatif shape not a shape") << QStringList{"whatif", "--shape", "1000", "--topologies", "model:h200"}
+                                                  << "option --shape: '1000' is not ROWSxCOLS (e.g. 1000000x256)";
         QTest::newRow("live k twice") << QStringList{"live", "--feed", "ws://127.0.0.1:1", "--k", "3", "--k", "4"}
                                       << "option --k is given twice; give it once";
     }
