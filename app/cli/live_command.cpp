@@ -123,11 +123,20 @@ nlohmann::json latencyJson(double value, const std::vector<double>& all)
     return {{"value", value}, {"p50", percentile(all, 0.5)}, {"p99", percentile(all, 0.99)}, {"p999", percentile(all, 0.999)}};
 }
 
+// {"malformed JSON": 2, ...}: the reasons that occurred.
+nlohmann::json badJson(const live::FeedStats& s)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (std::size_t reason = 0; reason < s.bad.size(); ++reason)
+        if (s.bad[reason] > 0) out[stream::describe(static_cast<stream::BadMessage>(reason))] = s.bad[reason];
+    return out;
+}
+
 nlohmann::json feedJson(const live::FeedStats& s)
 {
     return {{"state", live::describe(s.state).toStdString()}, {"messages", s.messages}, {"ticks", s.ticks},
             {"gaps", s.gaps}, {"missing", s.missing}, {"duplicates", s.duplicates}, {"out_of_order", s.outOfOrder},
-            {"reconnects", s.reconnects}, {"bad", s.badTotal()}};
+            {"reconnects", s.reconnects}, {"bad", s.badTotal()}, {"bad_by_reason", badJson(s)}};
 }
 
 nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>& latencies, const live::FeedStats& feed)
@@ -384,10 +393,11 @@ int liveCommand(const std::vector<std::string>& args)
                 std::snprintf(head, sizeof head, "%d updates in %.0f s; latency p50 %.2f ms, p99 %.2f ms", updates, seconds,
                               percentile(latencies, 0.5), percentile(latencies, 0.99));
             const std::string why = waiting.empty() ? std::string() : " (" + waiting + ")";
-            std::printf("summary: %s%s; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages; peak RSS %.0f MiB\n", head,
+            const std::string badWhy = stats.badTotal() > 0 ? " (" + stats.badByReason().toStdString() + ")" : std::string();
+            std::printf("summary: %s%s; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages%s; peak RSS %.0f MiB\n", head,
                         why.c_str(), static_cast<long long>(stats.ticks),
                         static_cast<long long>(stats.gaps), static_cast<long long>(stats.reconnects),
-                        static_cast<long long>(stats.badTotal()), processMemory().peakMiB);
+                        static_cast<long long>(stats.badTotal()), badWhy.c_str(), processMemory().peakMiB);
         }
         if (!reached) {
             std::cerr << "clusterdesk-cli: live: " << o.feed.toStdString() << " was never reached in "

@@ -27,6 +27,7 @@ ui::LiveFeedStatus statusOf(const live::FeedStats& s)
     out.missing = s.missing;
     out.reconnects = s.reconnects;
     out.bad = s.badTotal();
+    out.badByReason = s.badByReason();
     out.lastProblem = s.lastProblem;
     return out;
 }

@@ -5,6 +5,7 @@
 #include "engine/core/error.h"
 
 #include <QFile>
+#include <QStringList>
 #include <QThread>
 
 namespace clusterdesk::live {
@@ -23,6 +24,15 @@ std::int64_t FeedStats::badTotal() const
     std::int64_t total = 0;
     for (std::int64_t count : bad) total += count;
     return total;
+}
+
+QString FeedStats::badByReason() const
+{
+    QStringList parts;
+    for (std::size_t reason = 0; reason < bad.size(); ++reason)
+        if (bad[reason] > 0)
+            parts << QString("%1 %2").arg(bad[reason]).arg(stream::describe(static_cast<stream::BadMessage>(reason)));
+    return parts.join(", ");
 }
 
 QString describe(FeedStats::State state)

@@ -52,6 +52,9 @@ struct FeedStats {
     double messagesPerSecond = 0;     // over the last second or so
     QString lastProblem;              // the latest refusal, drop or bad message, in words
     std::int64_t badTotal() const;
+    // "2 malformed JSON, 1 unknown field": the reasons that occurred, in BadMessage's
+    // order; empty when every message was good.
+    QString badByReason() const;
 };
 QString describe(FeedStats::State state);
 

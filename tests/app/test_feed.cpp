@@ -204,6 +204,9 @@ private slots:
         QCOMPARE(bad(stream::BadMessage::BadPrice), 1);
         QCOMPARE(bad(stream::BadMessage::BadSize), 1);
         QCOMPARE(bad(stream::BadMessage::BadSequence), 1);
+        QCOMPARE(stats.badByReason(), QString("2 malformed JSON, 1 unknown message type, 1 missing or mistyped field, 1 unknown field, "
+                                              "1 price not finite and positive, 1 size negative or not finite, "
+                                              "1 sequence number not a positive integer"));
         QCOMPARE(stats.duplicates, 1);
         QCOMPARE(stats.outOfOrder, 1);
         QCOMPARE(stats.gaps, 1);

@@ -21,6 +21,7 @@ struct LiveFeedStatus {
     QString state;                 // "connected", "reconnecting", ...
     double messagesPerSecond = 0;
     qint64 messages = 0, ticks = 0, gaps = 0, missing = 0, reconnects = 0, bad = 0;
+    QString badByReason;           // "2 malformed JSON, 1 unknown field"; empty when none
     QString lastProblem;
 };
 

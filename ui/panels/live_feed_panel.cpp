@@ -104,6 +104,8 @@ void LiveFeedPanel::showStatus(const LiveFeedStatus& s)
                           .arg(s.missing)
                           .arg(s.reconnects)
                           .arg(s.bad));
+    // The reasons on hover: a line of them would widen the dock.
+    m_counts->setToolTip(s.badByReason.isEmpty() ? QString() : tr("Bad messages: %1").arg(s.badByReason));
 }
 
 }  // namespace clusterdesk::ui
