@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/session/run_record.h"
 #include "engine/store/run_codec.h"
+#include "engine/stream/recorded_data.h"
 #include "ui/file_dialog.h"
 #include "ui/history/compare_dialog.h"
 #include "ui/history/history_view.h"
@@ -33,11 +34,13 @@ QString shortId(const std::string& id)
 }
 
 // The data a recorded run read: the window's dataset when it is the same (values and
-// row names; no need to regenerate or reload), else regenerated or reloaded from the record.
-std::shared_ptr<const Dataset> datasetOf(const store::RunInfo& run, const std::shared_ptr<const Dataset>& current)
+// row names; no need to regenerate or reload), else regenerated, reloaded or (a live
+// update's window) replayed from the record.
+std::shared_ptr<const Dataset> datasetOf(const store::RunStore& store, const store::RunInfo& run,
+                                         const std::shared_ptr<const Dataset>& current)
 {
     if (current && session::whyNotTheData(run, *current).empty()) return current;
-    return std::make_shared<const Dataset>(session::openRecordedDataset(run));
+    return std::make_shared<const Dataset>(stream::openRecordedData(store, run));
 }
 
 // The Clusters graph and the Members table of a recorded run, or why there are none.
@@ -47,14 +50,14 @@ struct StoredClusters {
     QString why;
 };
 
-StoredClusters clustersOf(const store::RunRecord& record, const std::shared_ptr<const Dataset>& current)
+StoredClusters clustersOf(const store::RunStore& store, const store::RunRecord& record, const std::shared_ptr<const Dataset>& current)
 {
     if (record.labels.empty())
         return {std::nullopt, nullptr,
                 record.artifactsCollected ? QObject::tr("its labels were removed by garbage collection")
                                           : QObject::tr("it ended %1 without labels").arg(QString::fromStdString(store::toString(record.info.status)))};
     try {
-        const std::shared_ptr<const Dataset> data = datasetOf(record.info, current);
+        const std::shared_ptr<const Dataset> data = datasetOf(store, record.info, current);
         if (static_cast<std::int64_t>(record.labels.size()) != data->rows)
             return {std::nullopt, nullptr, QObject::tr("it labelled %1 rows, the dataset has %2").arg(record.labels.size()).arg(data->rows)};
         ClusterResult result;
@@ -235,7 +238,7 @@ void HistoryController::showRun(const QString& runId)
     m_view->setDetail(tr("Loading run %1...").arg(runId.left(8)));
     onStore(tr("Cannot load run %1").arg(runId.left(8)), [this, runId, current = m_window.dataset()](store::RunStore& s) {
         auto record = std::make_shared<store::RunRecord>(s.loadRun(runId.toStdString()));
-        auto [projection, members, why] = clustersOf(*record, current);
+        auto [projection, members, why] = clustersOf(s, *record, current);
         record->labels = {};  // the window needs only the projection and the members
         post([this, runId, record, projection = std::move(projection), members = std::move(members), why] {
             m_view->lineage().showRun(record->info, record->lineage);
@@ -271,7 +274,10 @@ void HistoryController::rerun(const QString& runId)
         const store::RunRecord record = s.loadRun(runId.toStdString());
         const store::RunInfo& info = record.info;
         if (info.status == store::RunStatus::Running) throw UsageError("it is still running");
-        Rerun rerun{info.id, store::paramsFromJson(info.paramsJson), info.topology, info.threads, datasetOf(info, current)};
+        // Its window can be rebuilt, but the update depended on the session before it.
+        if (info.dataSource.source == kLiveSource)
+            throw UsageError("it is an update of a live session, which `clusterdesk-cli runs rerun` replays from its first update");
+        Rerun rerun{info.id, store::paramsFromJson(info.paramsJson), info.topology, info.threads, datasetOf(s, info, current)};
         if (rerun.params.init == InitMethod::Given) {
             if (record.initialCentroids.empty()) throw UsageError("it started from given centroids that are no longer stored");
             rerun.params.initialCentroids = record.initialCentroids;

@@ -4,6 +4,7 @@
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/session/run_record.h"
+#include "engine/stream/recorded_data.h"
 #include "engine/telemetry/estimated_power_source.h"
 #include "kernels/backend_registry.h"
 #include "kernels/host/host_gemm.h"
@@ -91,7 +92,7 @@ ReportContent gatherReport(const store::RunStore& runStore, const std::vector<st
             section.dataProblem = "the run recorded no labels and centroids (" + store::toString(r.info.status) + ")";
         } else {
             try {
-                section.data = std::make_shared<const Dataset>(session::openRecordedDataset(r.info));
+                section.data = std::make_shared<const Dataset>(stream::openRecordedData(runStore, r.info));
                 section.membership = membershipOf(*section.data, r.labels, r.centroids, r.k);
                 section.quality = qualityOf(*section.data, r, *section.membership);
             } catch (const Error& e) {

@@ -103,8 +103,6 @@ std::string LiveClusterer::runNeeds() const
 LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors)
 {
     auto data = std::make_shared<Dataset>(m_window.matrix(m_options.source));
-    data->spec.source = kLiveSource;
-    data->spec.location = m_options.source;
 
     // Warm start: the previous partition's means on the new window. Assets new to the
     // window have no say; a cluster left with no member means a fresh start.

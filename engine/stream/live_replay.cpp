@@ -44,17 +44,40 @@ std::vector<store::RunRecord> sessionUpTo(const store::RunStore& store, const st
     return chain;
 }
 
-}  // namespace
-
-LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology)
+// Each update's recorded input, oldest first; the first holds the session's options.
+std::vector<LiveInput> recordedInputs(const std::vector<store::RunRecord>& chain)
 {
-    const std::vector<store::RunRecord> chain = sessionUpTo(store, runId);
     std::vector<LiveInput> inputs;
     for (const store::RunRecord& record : chain)
         inputs.push_back(liveInputFromJson(record.liveInput, "the recorded input of run " + shortId(record.info.id)));
     if (!inputs.front().session)
         throw UsageError("run " + shortId(chain.front().info.id) + " is the oldest update left of its live session, "
                          "but not its first (the session's options are missing)");
+    return inputs;
+}
+
+}  // namespace
+
+Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId)
+{
+    const std::vector<LiveInput> inputs = recordedInputs(sessionUpTo(store, runId));
+    const LiveOptions& session = *inputs.front().session;
+    // The window depends on the bars alone, not on what the updates found in it.
+    ReturnWindow window(session.windowBars, session.barSeconds, session.halfLifeSeconds, session.scaleBars);
+    std::vector<std::string> symbols;
+    for (const LiveInput& input : inputs) {
+        for (const LiveInputCall& call : input.calls) {
+            symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
+            for (const data::Bar& bar : call.bars) window.add(bar, symbols);
+        }
+    }
+    return window.matrix(session.source);
+}
+
+LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology)
+{
+    const std::vector<store::RunRecord> chain = sessionUpTo(store, runId);
+    const std::vector<LiveInput> inputs = recordedInputs(chain);
 
     LiveReplay replay;
     replay.session = *inputs.front().session;

@@ -34,4 +34,9 @@ struct LiveReplay {
 // session has no recorded input (recorded before input was kept, or removed by gc).
 LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology = "");
 
+// The window update runId clustered (its assets and returns, as the clusterer built it),
+// rebuilt from its session's recorded input without clustering anything. UsageError as
+// replayLiveSession.
+Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId);
+
 }  // namespace clusterdesk::stream

@@ -91,6 +91,8 @@ Dataset ReturnWindow::matrix(const std::string& source) const
     out.cols = m_length;
     out.layout = Layout::Prices;
     out.source = source;
+    out.spec.source = kLiveSource;
+    out.spec.location = source;
     std::vector<std::string> flat;
     for (const Asset& asset : m_assets) {
         if (asset.count < m_length) continue;

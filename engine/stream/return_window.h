@@ -45,6 +45,7 @@ public:
     // The rows of the assets with a full window, in order of first appearance, z-scored,
     // with their names, the column names (bar start times) and each asset's return mean
     // and deviation; notes name any asset whose window is flat (its row is all zero).
+    // source: the feed's URL, the dataset's live spec.
     Dataset matrix(const std::string& source) const;
 
 private:

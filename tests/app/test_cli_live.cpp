@@ -200,6 +200,22 @@ private slots:
         for (int i = 1; i < lines.size(); ++i) assets.insert(lines[i].split(',')[0]);
         QCOMPARE(assets.size(), std::size_t(lines.size() - 1));  // one line per asset, each named once
         QVERIFY2(!lines[1].startsWith("0,"), lines[1].constData());
+
+        // A report of the update has its membership: the window, rebuilt from the
+        // session's recorded input, hashes as the one it clustered.
+        QProcess report;
+        const QString html = QString::fromStdString(temp.path()) + "/update.html";
+        report.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"report", runs.back(), "--out", html, "--db", db});
+        QVERIFY(report.waitForFinished(60000));
+        QVERIFY2(report.exitCode() == 0, report.readAllStandardError().constData());
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QByteArray text = page.readAll();
+        QVERIFY2(!text.contains("No membership table") && !text.contains("Reopened"), text.constData());
+        for (int i = 1; i < lines.size(); ++i) {
+            const QByteArray asset = lines[i].split(',')[0];
+            QVERIFY2(text.contains("<td>" + asset + "</td>"), asset.constData());
+        }
     }
 
     // The demo at the feed's maximum rate for 30 s: every message taken, none bad, and

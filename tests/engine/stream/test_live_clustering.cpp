@@ -13,6 +13,7 @@
 #include "engine/stream/live_input.h"
 #include "engine/stream/live_replay.h"
 #include "engine/stream/market_stream.h"
+#include "engine/stream/recorded_data.h"
 #include "engine/stream/return_window.h"
 #include "engine/stream/tick_inbox.h"
 #include "engine/store/run_codec.h"
@@ -644,6 +645,16 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     }
     // Up to an update in the middle: the updates until then.
     CHECK(replayLiveSession(runStore, updates[3].runId).updates.size() == 4);
+    // The window of any update rebuilds from the recorded input alone, as it was clustered:
+    // the run's content hash, its assets in order.
+    for (const std::size_t u : {std::size_t(0), std::size_t(3), updates.size() - 1}) {
+        CAPTURE(u);
+        const store::RunInfo info = runStore.loadRun(updates[u].runId).info;
+        const Dataset window = openRecordedData(runStore, info);
+        CHECK(window.contentHash() == info.datasetHash);
+        CHECK(window.rowNames == updates[u].assets);
+        CHECK(window.spec.source == kLiveSource);
+    }
     // A run that is not a live update is refused, saying so.
     store::NewRun fileRun;
     fileRun.dataset.hash = "0";
