@@ -5,9 +5,11 @@
 // asks first and leaves a tombstone, a run recorded by clusterdesk-cli in the same file
 // appears after a refresh, and a run on a file that changed since says why its
 // Clusters graph cannot be shown; a cancelled run is recorded cancelled; a report of
-// the selected runs is written through the file dialog and recorded in the store.
+// the selected runs is written through the file dialog and recorded in the store; an
+// update of a live session shows its window, rebuilt from the session's recorded input.
 // One window for the whole suite: each step builds on the runs the previous made.
 #include "cli_runner.h"
+#include "feed_process.h"
 #include "gui_test_support.h"
 
 #include "app/gui/history_controller.h"
@@ -48,6 +50,7 @@
 
 using namespace clusterdesk;
 using namespace clusterdesk::gui;
+using clusterdesk::test::FeedProcess;
 
 namespace {
 
@@ -62,7 +65,7 @@ class TestGuiHistory : public QObject {
 private slots:
     void initTestCase()
     {
-        test::isolateSettings(m_settings);
+        gui::test::isolateSettings(m_settings);
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath("runs.sqlite");
         m_station = std::make_unique<Workstation>(m_db);
@@ -71,7 +74,7 @@ private slots:
         QSignalSpy listed(m_station->history(), &HistoryController::refreshed);
         QVERIFY(listed.wait(30000));  // the first listing, of a new store
         QVERIFY(m_station->window().tabTitles().contains("History"));
-        QVERIFY(test::loadDemo(*m_station, kDemo));
+        QVERIFY(gui::test::loadDemo(*m_station, kDemo));
     }
 
     void cleanupTestCase() { m_station.reset(); }
@@ -80,7 +83,7 @@ private slots:
     {
         QCOMPARE(view().model().rowCount(), 0);
         std::optional<ui::RunOutcome> outcome;
-        QVERIFY(waitRefreshed([&] { outcome = test::runToEnd(*m_station); }));
+        QVERIFY(waitRefreshed([&] { outcome = gui::test::runToEnd(*m_station); }));
         QVERIFY(outcome);
         QVERIFY2(outcome->error.isEmpty(), qPrintable(outcome->error));
         QCOMPARE(view().model().rowCount(), 1);
@@ -371,7 +374,7 @@ private slots:
         QSignalSpy ready(m_station.get(), &Workstation::datasetReady);
         emit m_station->window().dataPanel().loadRequested(path, 0);
         QVERIFY(ready.wait(30000));
-        QVERIFY(waitRefreshed([&] { QVERIFY(test::runToEnd(*m_station)); }));
+        QVERIFY(waitRefreshed([&] { QVERIFY(gui::test::runToEnd(*m_station)); }));
         const std::vector<store::RunInfo> listed = store::RunStore(m_db.toStdString()).listRuns();
         const auto onFile = std::find_if(listed.begin(), listed.end(), [](const store::RunInfo& r) { return !isGenerated(r.dataSource); });
         QVERIFY(onFile != listed.end());
@@ -380,7 +383,7 @@ private slots:
 
         QVERIFY(writePoints(path, 2.0));
         // The window's own copy of the old content would still do: replace it.
-        QVERIFY(test::loadDemo(*m_station, kDemo));
+        QVERIFY(gui::test::loadDemo(*m_station, kDemo));
         m_station->window().liveRun().beginRun(0, 1);
         m_station->window().liveRun().finish({});
         QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
@@ -395,7 +398,7 @@ private slots:
     {
         CLUSTERDESK_REQUIRE_TEST_HOOKS();
         const testhooks::EndlessRuns endless;
-        QVERIFY(test::prepareEndlessRun(*m_station, "blobs:n=200000,d=8,k=64,spread=4", 64));
+        QVERIFY(gui::test::prepareEndlessRun(*m_station, "blobs:n=200000,d=8,k=64,spread=4", 64));
         QSignalSpy finished(m_station.get(), &Workstation::runFinished);
         QVERIFY(waitRefreshed([&] {
             m_station->window().runAction()->trigger();
@@ -412,6 +415,29 @@ private slots:
         view().proxy().setStatus("cancelled");
         QCOMPARE(view().proxy().rowCount(), 1);
         view().proxy().setStatus("");
+    }
+
+    void liveUpdateShowsItsWindowFromTheRecord()
+    {
+        // An update of a live session recorded by the CLI: its window came from the feed,
+        // and the History tab rebuilds it from the session's recorded input.
+        FeedProcess feed({"--demo", "market:assets=40,sectors=4", "--speed", "20"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        const CliResult cli = runCli({"live", "--feed", feed.webSocketUrl().toString(), "--k", "4", "--window", "10",
+                                      "--updates", "2", "--json", "-", "--db", m_db});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        const QString update = QJsonDocument::fromJson(cli.out.split('\n')[1].toUtf8()).object()["run"].toString();
+        QVERIFY(!update.isEmpty());
+        QVERIFY(waitRefreshed([&] { view().refreshButton().click(); }));
+        m_station->window().liveRun().beginRun(0, 1);
+        m_station->window().liveRun().finish({});
+        QSignalSpy loaded(m_station->history(), &HistoryController::runShown);
+        QVERIFY(view().selectRun(update));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(!view().detail().contains("cannot"), qPrintable(view().detail()));
+        auto* clusters = m_station->window().findChild<ui::ClustersPlot*>();
+        QCOMPARE(clusters->pointCount(), 40);  // every asset of the demo has a full window
+        QCOMPARE(clusters->centroidCount(), 4);
     }
 
 private:
