@@ -102,7 +102,7 @@ std::string LiveClusterer::runNeeds() const
 
 LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_map<std::string, std::string>& sectors)
 {
-    auto data = std::make_shared<Dataset>(m_window.matrix(m_options.source));
+    auto data = std::make_shared<Dataset>(m_window.matrix(m_options.source, sectors));
 
     // Warm start: the previous partition's means on the new window. Assets new to the
     // window have no say; a cluster left with no member means a fresh start.
@@ -213,16 +213,7 @@ LiveUpdate LiveClusterer::run(std::int64_t newestReceipt, const std::unordered_m
 
     update.truthChanged = update.index > 1 && sectors != m_previousSectors;
     m_previousSectors = sectors;
-    if (!sectors.empty()) {
-        std::map<std::string, std::int32_t> sectorIds;
-        std::vector<std::int32_t> truth;
-        for (const std::string& asset : update.assets) {
-            const auto sector = sectors.find(asset);
-            if (sector == sectors.end()) break;
-            truth.push_back(sectorIds.emplace(sector->second, static_cast<std::int32_t>(sectorIds.size())).first->second);
-        }
-        if (truth.size() == update.labels.size()) update.ari = adjustedRandIndex(update.labels, truth);
-    }
+    if (data->hasTruth()) update.ari = adjustedRandIndex(update.labels, data->truth);
 
     m_previousLabel.clear();
     for (std::size_t r = 0; r < update.assets.size(); ++r) m_previousLabel[update.assets[r]] = update.labels[r];

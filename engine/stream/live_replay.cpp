@@ -65,13 +65,15 @@ Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId)
     // The window depends on the bars alone, not on what the updates found in it.
     ReturnWindow window(session.windowBars, session.barSeconds, session.halfLifeSeconds, session.scaleBars);
     std::vector<std::string> symbols;
+    std::unordered_map<std::string, std::string> sectors;
     for (const LiveInput& input : inputs) {
         for (const LiveInputCall& call : input.calls) {
             symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
+            if (call.sectors) sectors = *call.sectors;
             for (const data::Bar& bar : call.bars) window.add(bar, symbols);
         }
     }
-    return window.matrix(session.source);
+    return window.matrix(session.source, sectors);
 }
 
 LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology)

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace clusterdesk::stream {
 
@@ -84,7 +85,7 @@ std::vector<double> ReturnWindow::columnWeights() const
     return weights;
 }
 
-Dataset ReturnWindow::matrix(const std::string& source) const
+Dataset ReturnWindow::matrix(const std::string& source, const std::unordered_map<std::string, std::string>& sectors) const
 {
     const std::vector<double> weights = columnWeights();
     Dataset out;
@@ -162,6 +163,15 @@ Dataset ReturnWindow::matrix(const std::string& source) const
                         " bar returns" + (m_scaleBars && out.rows >= 2 ? ", each bar scaled to unit dispersion across assets" : "") + halving);
     if (!flat.empty())
         out.notes.push_back(std::to_string(flat.size()) + " assets did not move over the window; their rows are zero");
+    std::map<std::string, std::int32_t> sectorIds;
+    for (const std::string& asset : out.rowNames) {
+        const auto sector = sectors.find(asset);
+        if (sector == sectors.end()) {
+            out.truth.clear();
+            break;
+        }
+        out.truth.push_back(sectorIds.emplace(sector->second, static_cast<std::int32_t>(sectorIds.size())).first->second);
+    }
     return out;
 }
 

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace clusterdesk::stream {
@@ -45,8 +46,10 @@ public:
     // The rows of the assets with a full window, in order of first appearance, z-scored,
     // with their names, the column names (bar start times) and each asset's return mean
     // and deviation; notes name any asset whose window is flat (its row is all zero).
-    // source: the feed's URL, the dataset's live spec.
-    Dataset matrix(const std::string& source) const;
+    // source: the feed's URL, the dataset's live spec. sectors (asset -> sector, what a
+    // demo feed carries): the rows' ground truth when every asset has one, numbered in
+    // order of first appearance, so runs on the window record their ARI against it.
+    Dataset matrix(const std::string& source, const std::unordered_map<std::string, std::string>& sectors = {}) const;
 
 private:
     struct Asset {

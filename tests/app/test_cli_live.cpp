@@ -201,8 +201,8 @@ private slots:
         QCOMPARE(assets.size(), std::size_t(lines.size() - 1));  // one line per asset, each named once
         QVERIFY2(!lines[1].startsWith("0,"), lines[1].constData());
 
-        // A report of the update has its membership: the window, rebuilt from the
-        // session's recorded input, hashes as the one it clustered.
+        // A report of the update has its membership and its ARI against the demo's sectors:
+        // the window, rebuilt from the session's recorded input, hashes as the one it clustered.
         QProcess report;
         const QString html = QString::fromStdString(temp.path()) + "/update.html";
         report.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"report", runs.back(), "--out", html, "--db", db});
@@ -212,6 +212,7 @@ private slots:
         QVERIFY(page.open(QIODevice::ReadOnly));
         const QByteArray text = page.readAll();
         QVERIFY2(!text.contains("No membership table") && !text.contains("Reopened"), text.constData());
+        QVERIFY2(text.contains("ARI against the ground truth"), "the demo's sectors are the window's truth");
         for (int i = 1; i < lines.size(); ++i) {
             const QByteArray asset = lines[i].split(',')[0];
             QVERIFY2(text.contains("<td>" + asset + "</td>"), asset.constData());

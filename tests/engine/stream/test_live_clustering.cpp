@@ -6,6 +6,7 @@
 // from a session recorded in the store.
 #include "doctest_support.h"
 
+#include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
 #include "engine/stream/cluster_identity.h"
 #include "engine/stream/hungarian.h"
@@ -20,6 +21,8 @@
 #include "engine/store/run_store.h"
 
 #include "temp_dir.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -649,11 +652,17 @@ TEST_CASE("a recorded session replays from the store: every update bit for bit, 
     // the run's content hash, its assets in order.
     for (const std::size_t u : {std::size_t(0), std::size_t(3), updates.size() - 1}) {
         CAPTURE(u);
-        const store::RunInfo info = runStore.loadRun(updates[u].runId).info;
-        const Dataset window = openRecordedData(runStore, info);
-        CHECK(window.contentHash() == info.datasetHash);
+        const store::RunRecord record = runStore.loadRun(updates[u].runId);
+        const Dataset window = openRecordedData(runStore, record.info);
+        CHECK(window.contentHash() == record.info.datasetHash);
         CHECK(window.rowNames == updates[u].assets);
         CHECK(window.spec.source == kLiveSource);
+        // The demo's sectors are the window's ground truth: the update's ARI against them
+        // is recorded with its run, and the rebuilt window gives it again.
+        REQUIRE(updates[u].ari);
+        CHECK(nlohmann::json::parse(record.info.metricsJson).at("ari").get<double>() == *updates[u].ari);
+        REQUIRE(window.truth.size() == record.labels.size());
+        CHECK(adjustedRandIndex(record.labels, window.truth) == *updates[u].ari);
     }
     // A run that is not a live update is refused, saying so.
     store::NewRun fileRun;
