@@ -17,40 +17,41 @@
 namespace clusterdesk::cli {
 namespace {
 
+// A number for `option`; integers from the type's least to `most`.
 template <class T>
-T parseNumber(const std::string& option, const std::string& text)
+T parseNumber(const std::string& option, const std::string& text, T most = std::numeric_limits<T>::max())
 {
+    const auto refuse = [&](const std::string& why) { return UsageError("option " + option + ": '" + text + "' " + why); };
+    const auto outOfRange = [&](bool below) {
+        if constexpr (std::is_integral_v<T>)
+            return refuse(below ? "is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")"
+                                : "is too large (at most " + std::to_string(most) + ")");
+        return refuse("is out of range");
+    };
     T value{};
-    if (std::is_unsigned_v<T> && !text.empty() && text[0] == '-')
-        throw UsageError("option " + option + ": '" + text + "' must not be negative");
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) {
-        if constexpr (std::is_integral_v<T>) {
-            if (text[0] == '-') throw UsageError("option " + option + ": '" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")");
-            throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
-        }
-        throw UsageError("option " + option + ": '" + text + "' is out of range");
+    if (std::is_unsigned_v<T> && !text.empty() && text[0] == '-') throw refuse("must not be negative");
+    const char* const last = text.data() + text.size();
+    const auto [end, ec] = std::from_chars(text.data(), last, value);
+    if (ec == std::errc::result_out_of_range && end == last) throw outOfRange(text[0] == '-');
+    if (ec == std::errc() && end == last) {
+        if constexpr (std::is_integral_v<T>)
+            if (value > most) throw outOfRange(false);
+        return value;
     }
-    if (ec != std::errc() || end != text.data() + text.size()) {
-        // 0.5 where a count is wanted is a number, just not a whole one; 1e6 is one.
-        double real = 0;
-        const auto [realEnd, realEc] = std::from_chars(text.data(), text.data() + text.size(), real);
-        if constexpr (std::is_integral_v<T>) {
-            if (realEc == std::errc() && realEnd == text.data() + text.size()) {
-                if (real != std::floor(real)) throw UsageError("option " + option + ": '" + text + "' is not a whole number");
-                if (real < static_cast<double>(std::numeric_limits<T>::min()))
-                    throw UsageError("option " + option + ": '" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")");
-                // Above max() the double may round to exactly 2^63 or 2^64: >= is the safe test.
-                if (real >= static_cast<double>(std::numeric_limits<T>::max()) + 1.0)
-                    throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")");
-                return static_cast<T>(real);
-            }
+    // 0.5 where a count is wanted is a number, just not a whole one; 1e6 is one.
+    double real = 0;
+    const auto [realEnd, realEc] = std::from_chars(text.data(), last, real);
+    if constexpr (std::is_integral_v<T>) {
+        if (realEc == std::errc() && realEnd == last && !std::isnan(real)) {
+            if (real != std::floor(real)) throw refuse("is not a whole number");
+            if (real < static_cast<double>(std::numeric_limits<T>::min())) throw outOfRange(true);
+            // Near 2^63 or 2^64 a double rounds: max() + 1 is exact, > max() is not.
+            if (real >= static_cast<double>(most) + 1.0) throw outOfRange(false);
+            return static_cast<T>(real);
         }
-        throw UsageError("option " + option + ": '" + text + "' is not a valid number");
     }
-    return value;
+    throw refuse("is not a valid number");
 }
-
 
 template <class Enum>
 Enum parseChoice(const std::string& option, const std::string& text,
@@ -68,9 +69,10 @@ Enum parseChoice(const std::string& option, const std::string& text,
 
 std::int64_t parsePositive(const std::string& option, const std::string& text, std::int64_t most)
 {
-    const auto value = parseNumber<std::int64_t>(option, text);
-    if (value < 1) throw UsageError("option " + option + ": must be at least 1 (got " + text + ")");
-    if (value > most) throw UsageError("option " + option + ": '" + text + "' is too large (at most " + std::to_string(most) + ")");
+    const auto tooSmall = [&] { return UsageError("option " + option + ": must be at least 1 (got " + text + ")"); };
+    if (!text.empty() && text[0] == '-') throw tooSmall();  // -1e30 too: not "too small for an int64"
+    const auto value = parseNumber<std::int64_t>(option, text, most);
+    if (value < 1) throw tooSmall();
     return value;
 }
 

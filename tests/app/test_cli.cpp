@@ -86,6 +86,9 @@ private slots:
                                         << "option --k: '99999999999' is too large (at most 2147483647)";
         QTest::newRow("k out of range, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "1e10"}
                                                            << "option --k: '1e10' is too large (at most 2147483647)";
+        QTest::newRow("k below zero, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "-1e30"}
+                                                         << "option --k: must be at least 1 (got -1e30)";
+        QTest::newRow("k not a number") << QStringList{"run", "--demo", "blobs", "--k", "nan"} << "option --k: 'nan' is not a valid number";
         QTest::newRow("k not whole, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "25e-1"}
                                                         << "option --k: '25e-1' is not a whole number";
         QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
