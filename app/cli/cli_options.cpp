@@ -65,6 +65,17 @@ Enum parseChoice(const std::string& option, const std::string& text,
     throw UsageError("option " + option + ": '" + text + "' is not one of " + names);
 }
 
+// A source option (--window, --bar, --truth, --option KEY=VALUE), given once whichever
+// way: two different values for one key are refused, not resolved by their order.
+void setSourceOption(RunOptions& o, const std::string& option, const std::string& key, std::string value)
+{
+    // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
+    if (key == "truth" && !value.empty()) value = std::filesystem::absolute(value).lexically_normal().string();
+    const auto [at, added] = o.sourceOptions.emplace(key, value);
+    if (!added && at->second != value)
+        throw UsageError("option " + option + ": the source option " + key + " is already " + at->second + "; give it once");
+}
+
 }  // namespace
 
 std::int64_t parsePositive(const std::string& option, const std::string& text, std::int64_t most)
@@ -345,21 +356,6 @@ void checkEngineOptions(const std::vector<std::string>& args, const RunOptions& 
     if (!kmeans && given("--k"))
         throw UsageError("--k applies to --algo kmeans; AdaptGrow chooses k (from --k0, splitting up to --kmax, then merging)");
 }
-
-namespace {
-
-// A source option (--window, --bar, --truth, --option KEY=VALUE), given once whichever
-// way: two different values for one key are refused, not resolved by their order.
-void setSourceOption(RunOptions& o, const std::string& option, const std::string& key, std::string value)
-{
-    // Absolute, so the recorded source still finds it from another folder (a re-run, the window).
-    if (key == "truth" && !value.empty()) value = std::filesystem::absolute(value).lexically_normal().string();
-    const auto [at, added] = o.sourceOptions.emplace(key, value);
-    if (!added && at->second != value)
-        throw UsageError("option " + option + ": the source option " + key + " is already " + at->second + "; give it once");
-}
-
-}  // namespace
 
 RunOptions parseRunOptions(const std::vector<std::string>& args)
 {
