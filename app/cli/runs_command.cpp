@@ -145,6 +145,11 @@ int exportCommand(const std::vector<std::string>& args)
     keep.insert(keep.end(), inputs.begin(), inputs.end());
     for (const auto& file : exportRun(record, a.value("--out"), keep, rowNames))
         std::cout << "wrote     " << file.string() << '\n';
+    if (record.labels.empty())
+        std::cerr << "clusterdesk-cli: no labels.csv or centroids.csv: "
+                  << (record.artifactsCollected ? "runs gc removed the labels and centroids of this deleted run"
+                                                : "the run recorded none (" + store::toString(record.info.status) + ")")
+                  << '\n';
     return kExitOk;
 }
 

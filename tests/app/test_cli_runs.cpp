@@ -541,6 +541,13 @@ private slots:
         QVERIFY(show(drop)["artifacts_collected"].toBool());
         QVERIFY(show(keep)["labels_stored"].toBool());
         QCOMPARE(runCli(QStringList{"runs", "verify"} + db()).exitCode, 0);
+        // Its export has the record, and says why the labels and centroids are not there.
+        const QString out = m_dir.filePath("exported-after-gc");
+        const CliResult exported = runCli(QStringList{"runs", "export", drop, "--out", out} + db());
+        QVERIFY2(exported.exitCode == 0 && exported.out.contains("run.json") && !exported.out.contains("labels.csv") &&
+                     exported.err.contains("no labels.csv or centroids.csv: runs gc removed the labels and centroids of this deleted run"),
+                 qPrintable(describe(exported)));
+        QVERIFY(!QFile::exists(out + "/labels.csv"));
         // Without its labels a re-run checks nothing: fast mode says so, exact mode fails.
         const CliResult fast = runCli(QStringList{"runs", "rerun", drop} + db());
         QVERIFY2(fast.exitCode == 0 && fast.out.contains("nothing to compare"), qPrintable(describe(fast)));
