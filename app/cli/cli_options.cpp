@@ -87,6 +87,16 @@ std::int64_t parsePositive(const std::string& option, const std::string& text, s
     return value;
 }
 
+void takeSpelledThreads(std::string& topology, int& threads)
+{
+    const TopologyWithThreads spelled = splitThreads(topology);
+    if (spelled.threads == 0) return;
+    if (threads > 0 && threads != spelled.threads)
+        throw UsageError("topology " + topology + " and --threads " + std::to_string(threads) + " give two thread counts; give one");
+    topology = spelled.topology;
+    threads = spelled.threads;
+}
+
 int parsePositive(const std::string& option, const std::string& text)
 {
     return static_cast<int>(parsePositive(option, text, std::numeric_limits<int>::max()));

@@ -53,6 +53,11 @@ std::vector<ProtectedFile> inputFilesToKeep(const RunOptions& o);
 std::int64_t parsePositive(const std::string& option, const std::string& text, std::int64_t most);
 int parsePositive(const std::string& option, const std::string& text);
 
+// host@4 as runs list and the what-if spell it: the topology on 4 threads. Moves the
+// count out of `topology` into `threads` (0: none given); a count given both ways must
+// agree (UsageError).
+void takeSpelledThreads(std::string& topology, int& threads);
+
 // Throws UsageError with the offending option.
 RunOptions parseRunOptions(const std::vector<std::string>& args);
 

@@ -273,6 +273,7 @@ int liveCommand(const std::vector<std::string>& args)
         liveOptions.halfLifeSeconds = o.halfLifeSeconds;
         liveOptions.params = o.engine.params;
         liveOptions.symbols = o.symbols;
+        takeSpelledThreads(o.engine.topology, o.engine.threads);
         liveOptions.topology = parseTopology(o.engine.topology);
         // A live window is small (hundreds of rows): one thread unless told otherwise, so an
         // update never waits for cores the feed's socket and the server are using.

@@ -103,14 +103,7 @@ std::string withRunId(const std::string& summaryJson, const std::string& runId)
 
 ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> parents)
 {
-    // host@4 as runs list and the what-if spell it: the topology on 4 threads.
-    if (const TopologyWithThreads spelled = splitThreads(options.topology); spelled.threads > 0) {
-        if (options.threads > 0 && options.threads != spelled.threads)
-            throw UsageError("topology " + options.topology + " and --threads " + std::to_string(options.threads) +
-                             " give two thread counts; give one");
-        options.topology = spelled.topology;
-        options.threads = spelled.threads;
-    }
+    takeSpelledThreads(options.topology, options.threads);
     const Topology topology = parseTopology(options.topology);
     // Refused rather than ignored, so a run never records a precision it did not use. A
     // re-run repeats its record's parameters, whatever they say.

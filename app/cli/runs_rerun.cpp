@@ -1,6 +1,7 @@
 #include "runs_rerun.h"
 
 #include "cli_errors.h"
+#include "cli_options.h"
 #include "run_command.h"
 #include "runs_view.h"
 
@@ -9,6 +10,7 @@
 #include "engine/store/run_codec.h"
 #include "engine/stream/live_replay.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -43,10 +45,13 @@ RunOptions optionsFromRecord(const store::RunRecord& record, const RerunOptions&
 // recorded: the replay is a check, not a session.
 int replayCommand(const store::RunRecord& original, const RerunOptions& rerun)
 {
+    std::string topology = rerun.topology;
+    int threads = std::max(rerun.threads, 0);
+    takeSpelledThreads(topology, threads);
     stream::LiveReplay replay;
     {
         store::RunStore runStore(existingStorePath(rerun.dbPath));
-        replay = stream::replayLiveSession(runStore, original.info.id, rerun.topology);
+        replay = stream::replayLiveSession(runStore, original.info.id, topology, threads);
     }
     const bool exact = replay.session.params.mode == kernels::Mode::Exact;
     const int total = static_cast<int>(replay.updates.size());

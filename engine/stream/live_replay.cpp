@@ -76,7 +76,7 @@ Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId)
     return window.matrix(session.source, sectors);
 }
 
-LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology)
+LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology, int threads)
 {
     const std::vector<store::RunRecord> chain = sessionUpTo(store, runId);
     const std::vector<LiveInput> inputs = recordedInputs(chain);
@@ -85,6 +85,7 @@ LiveReplay replayLiveSession(const store::RunStore& store, const std::string& ru
     replay.session = *inputs.front().session;
     LiveOptions options = replay.session;
     if (!topology.empty()) options.topology = parseTopology(topology);
+    if (threads > 0) options.threads = threads;
     LiveClusterer clusterer(options);
     std::vector<std::string> symbols;
     std::unordered_map<std::string, std::string> sectors;

@@ -30,9 +30,11 @@ struct LiveReplay {
 };
 
 // runId: any update of the session (the replay ends there). topology: "" for the
-// session's own. UsageError when the run is not a live update, or an update of its
-// session has no recorded input (recorded before input was kept, or removed by gc).
-LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology = "");
+// session's own; threads: 0 for the session's own. UsageError when the run is not a live
+// update, or an update of its session has no recorded input (recorded before input was
+// kept, or removed by gc).
+LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology = "",
+                             int threads = 0);
 
 // The window update runId clustered (its assets and returns, as the clusterer built it),
 // rebuilt from its session's recorded input without clustering anything. UsageError as

@@ -131,6 +131,8 @@ private slots:
                                                 << "option --shape (rows): '99999999999999' is too large (at most 1000000000000)";
         QTest::newRow("whatif shape not a shape") << QStringList{"whatif", "--shape", "1000", "--topologies", "model:h200"}
                                                   << "option --shape: '1000' is not ROWSxCOLS (e.g. 1000000x256)";
+        QTest::newRow("live threads given twice") << QStringList{"live", "--feed", "ws://127.0.0.1:1", "--topology", "host@2", "--threads", "3"}
+                                                  << "topology host@2 and --threads 3 give two thread counts; give one";
         QTest::newRow("live k twice") << QStringList{"live", "--feed", "ws://127.0.0.1:1", "--k", "3", "--k", "4"}
                                       << "option --k is given twice; give it once";
     }

@@ -174,7 +174,7 @@ private slots:
             if (update.contains("run")) runs << update["run"].toString();
         }
         QCOMPARE(runs.size(), 6);
-        for (const QStringList& topology : {QStringList{}, QStringList{"--topology", "shards:2"}}) {
+        for (const QStringList& topology : {QStringList{}, QStringList{"--topology", "shards:2"}, QStringList{"--topology", "host@1"}}) {
             QProcess rerun;
             rerun.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), QStringList{"runs", "rerun", runs.back(), "--db", db} + topology);
             QVERIFY(rerun.waitForFinished(60000));
