@@ -12,6 +12,7 @@
 #include "engine/report/report_content.h"
 #include "engine/session/run_record.h"
 #include "engine/store/store_path.h"
+#include "engine/stream/recorded_data.h"
 
 #include <system_error>
 #include <utility>
@@ -49,7 +50,9 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
     // cannot be written fails before any work.
     std::vector<ProtectedFile> keep = store::storeFiles(runStore.path());
     checkOutputPath("report --out", request.out.string(), keep);
-    ReportContent content = gatherReport(runStore, request.runs, request.title);
+    ReportContent content = gatherReport(runStore, request.runs, request.title, [&runStore](const store::RunInfo& run) {
+        return stream::openRecordedData(runStore, run);
+    });
     if (content.title.empty()) {
         content.title = defaultTitle(content);
         content.evidence.title = content.title;

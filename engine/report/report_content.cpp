@@ -3,8 +3,6 @@
 #include "clusterdesk/version.h"
 #include "engine/cluster/metrics.h"
 #include "engine/core/error.h"
-#include "engine/session/run_record.h"
-#include "engine/stream/recorded_data.h"
 #include "engine/telemetry/estimated_power_source.h"
 #include "kernels/backend_registry.h"
 #include "kernels/host/host_gemm.h"
@@ -65,7 +63,8 @@ Facts exportEnvironment()
     return facts;
 }
 
-ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title)
+ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title,
+                           const RecordedDataOpener& openData)
 {
     if (ids.empty()) throw UsageError("a report needs at least one run");
     ReportContent content;
@@ -92,7 +91,7 @@ ReportContent gatherReport(const store::RunStore& runStore, const std::vector<st
             section.dataProblem = "the run recorded no labels and centroids (" + store::toString(r.info.status) + ")";
         } else {
             try {
-                section.data = std::make_shared<const Dataset>(stream::openRecordedData(runStore, r.info));
+                section.data = std::make_shared<const Dataset>(openData(r.info));
                 section.membership = membershipOf(*section.data, r.labels, r.centroids, r.k);
                 section.quality = qualityOf(*section.data, r, *section.membership);
             } catch (const Error& e) {

@@ -11,6 +11,7 @@
 #include "engine/data/dataset.h"
 #include "engine/store/run_store.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,9 +46,15 @@ struct ReportContent {
     ReportEvidence evidence;
 };
 
+// The data a recorded run read, or an Error saying why it cannot be had. The apps open
+// it with stream::openRecordedData, which also rebuilds a live update's window (a layer
+// above this one); session::openRecordedDataset reopens files and demos.
+using RecordedDataOpener = std::function<Dataset(const store::RunInfo&)>;
+
 // ids: run ids or unique prefixes. UsageError for an unknown or ambiguous id, a run
 // still running, or one whose labels and centroids `runs gc` removed (nothing to report).
-ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title);
+ReportContent gatherReport(const store::RunStore& runStore, const std::vector<std::string>& ids, const std::string& title,
+                           const RecordedDataOpener& openData);
 
 // The environment of this build and machine: ClusterDesk version and commit, compiler,
 // OS, CPU and cores, usable CUDA devices (or why none), OpenBLAS.
