@@ -42,11 +42,19 @@ T parseNumber(const std::string& option, const std::string& text, T most = std::
     double real = 0;
     const auto [realEnd, realEc] = std::from_chars(text.data(), last, real);
     if constexpr (std::is_integral_v<T>) {
+        if (realEc == std::errc::result_out_of_range && realEnd == last) {
+            const auto exponent = text.find_first_of("eE");
+            if (exponent != std::string::npos && exponent + 1 < text.size() && text[exponent + 1] == '-')
+                throw refuse("is not a whole number");  // 1e-400: below the smallest double, not 0
+            throw outOfRange(text[0] == '-');
+        }
         if (realEc == std::errc() && realEnd == last && !std::isnan(real)) {
             if (real != std::floor(real)) throw refuse("is not a whole number");
             if (real < static_cast<double>(std::numeric_limits<T>::min())) throw outOfRange(true);
             // Near 2^63 or 2^64 a double rounds: max() + 1 is exact, > max() is not.
             if (real >= static_cast<double>(most) + 1.0) throw outOfRange(false);
+            // Beyond 2^53 the double may not be the number typed (9007199254740993e0).
+            if (std::fabs(real) >= 9007199254740992.0) throw refuse("is 2^53 or more, where a number with an exponent may round: write it in digits");
             return static_cast<T>(real);
         }
     }
@@ -395,8 +403,10 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
         }
         else if (option == "--window") {
             // 0: every return, as the sources (window=0) and the window's "all returns" say.
-            const int window = parseNumber<int>(option, value());
-            if (window < 0) throw UsageError("option --window: a number of returns, or 0 for all of them (got " + std::to_string(window) + ")");
+            const std::string& text = value();
+            const auto notACount = [&] { return UsageError("option --window: a number of returns, or 0 for all of them (got " + text + ")"); };
+            if (!text.empty() && text[0] == '-') throw notACount();
+            const int window = parseNumber<int>(option, text);
             setSourceOption(o, option, "window", std::to_string(window));
         }
         else if (option == "--bar") setSourceOption(o, option, "bar", std::to_string(parsePositive(option, value())));

@@ -47,6 +47,7 @@ struct LiveCommandOptions {
     double halfLifeSeconds = 0;  // --half-life; 0: every return in the window weighs the same
     double durationSeconds = 0;  // 0: until Ctrl-C (or --updates)
     int maxUpdates = 0;          // --updates: stop after this many; 0 = no limit
+    Topology topology;           // --topology, its thread count (host@2) moved to engine.threads
 };
 
 // "60", "60s", "2m", "1h": seconds, for `option`.
@@ -106,6 +107,9 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
     if (o.feed.isEmpty()) throw UsageError("live needs --feed URL (ws://, wss:// or tcp://HOST:PORT; clusterdesk-feed prints it)");
     if (o.windowBars < 2) throw UsageError("option --window: a live window needs at least 2 bars");
     checkEngineOptions(args, o.engine);
+    // Here, before the store opens: a bad topology is a usage error, with nothing made.
+    takeSpelledThreads(o.engine.topology, o.engine.threads);
+    o.topology = parseTopology(o.engine.topology);
     return o;
 }
 
@@ -237,14 +241,6 @@ public:
         }
     }
 
-    // Whether the feed answered at all in the session: a session that never reached it
-    // ends with an error, not a summary of nothing that looks like a quiet market.
-    bool reached(const live::FeedStats& stats) const
-    {
-        return m_connectedAt >= 0 || stats.messages > 0 || !stats.stream.isEmpty();
-    }
-    const QString& lastProblem() const { return m_problem; }
-
 private:
     std::string m_url, m_symbols;
     QString m_problem;  // the unreachable feed's reason, last said
@@ -273,8 +269,7 @@ int liveCommand(const std::vector<std::string>& args)
         liveOptions.halfLifeSeconds = o.halfLifeSeconds;
         liveOptions.params = o.engine.params;
         liveOptions.symbols = o.symbols;
-        takeSpelledThreads(o.engine.topology, o.engine.threads);
-        liveOptions.topology = parseTopology(o.engine.topology);
+        liveOptions.topology = o.topology;
         // A live window is small (hundreds of rows): one thread unless told otherwise, so an
         // update never waits for cores the feed's socket and the server are using.
         liveOptions.threads = o.engine.threads > 0 ? o.engine.threads : 1;
@@ -379,10 +374,11 @@ int liveCommand(const std::vector<std::string>& args)
                                {"peak_rss_mib", processMemory().peakMiB},
                                {"feed", feedJson(stats)}};
         // Without an update there is no latency to give, only the reason.
-        const bool reached = watch.reached(stats);
-        const std::string waiting = updates > 0 ? std::string()
-                                    : reached   ? clusterer.waitingFor().text
-                                                : "the feed was never reached";
+        // A feed that never answered (no socket, or a socket and not a message: another
+        // service on that port) ends the session as an error, not as a quiet market.
+        const bool answered = stats.messages > 0;
+        const std::string silence = stats.connections > 0 ? "the feed was reached but never answered" : "the feed was never reached";
+        const std::string waiting = updates > 0 ? std::string() : answered ? clusterer.waitingFor().text : silence;
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;
         if (json) *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
@@ -400,10 +396,10 @@ int liveCommand(const std::vector<std::string>& args)
                         static_cast<long long>(stats.gaps), static_cast<long long>(stats.reconnects),
                         static_cast<long long>(stats.badTotal()), badWhy.c_str(), processMemory().peakMiB);
         }
-        if (!reached) {
-            std::cerr << "clusterdesk-cli: live: " << o.feed.toStdString() << " was never reached in "
+        if (!answered) {
+            std::cerr << "clusterdesk-cli: live: " << o.feed.toStdString() << ": " << silence << " in "
                       << static_cast<long long>(seconds) << " s"
-                      << (watch.lastProblem().isEmpty() ? std::string() : " (" + watch.lastProblem().toStdString() + ")") << '\n';
+                      << (stats.lastProblem.isEmpty() ? std::string() : " (" + stats.lastProblem.toStdString() + ")") << '\n';
             return kExitData;
         }
         return kExitOk;

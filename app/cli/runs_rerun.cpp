@@ -58,7 +58,10 @@ int replayCommand(const store::RunRecord& original, const RerunOptions& rerun)
     std::cout << "replay    the live session on " << original.info.dataSource.location << ", " << total
               << (total == 1 ? " update" : " updates") << " up to run " << shortId(original.info.id) << ", "
               << kernels::toString(replay.session.params.mode) << " mode"
-              << (rerun.topology.empty() ? "" : ", on " + rerun.topology) << '\n';
+              << (rerun.topology.empty() && threads == 0
+                      ? std::string()
+                      : ", on " + spelledWithThreads(toString(replay.session.topology), replay.session.threads))
+              << '\n';
     int reproduced = 0;
     char line[256];
     for (int u = 0; u < total; ++u) {

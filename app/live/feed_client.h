@@ -41,6 +41,7 @@ QString readFeedToken(const QString& tokenFile);
 struct FeedStats {
     enum class State { Connecting, Connected, Reconnecting, Refused, Stopped } state = State::Connecting;
     QString stream;                   // the server's hello: what it plays
+    std::int64_t connections = 0;     // sockets opened to the feed (it says hello next)
     std::int64_t messages = 0;        // every message received, good or bad
     std::int64_t ticks = 0;           // good ticks handed to the inbox
     std::int64_t gaps = 0;            // sequence gaps, and the messages they skipped

@@ -93,6 +93,10 @@ void FeedConnection::connectNow()
 
 void FeedConnection::onConnected()
 {
+    {
+        std::lock_guard lock(m_stats->mutex);
+        ++m_stats->stats.connections;
+    }
     stream::Subscribe request;
     request.all = m_options.symbols.empty();
     request.symbols = m_options.symbols;

@@ -199,20 +199,32 @@ std::optional<ElementType> elementType(const std::string& descr)
     return type;
 }
 
-// The element at p as a double: exact for every float and for integers up to 2^53.
-double elementValue(const unsigned char* p, const ElementType& type)
+// The element at p in little-endian order, integers sign-extended to 64 bits.
+std::uint64_t elementBits(const unsigned char* p, const ElementType& type)
 {
-    unsigned char bytes[8];
-    for (std::size_t b = 0; b < type.size; ++b) bytes[b] = p[type.bigEndian ? type.size - 1 - b : b];
     std::uint64_t bits = 0;
-    for (std::size_t b = 0; b < type.size; ++b) bits |= static_cast<std::uint64_t>(bytes[b]) << (8 * b);
-    if (type.kind == 'f') {
-        if (type.size == 8) return std::bit_cast<double>(bits);
-        return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    for (std::size_t b = 0; b < type.size; ++b)
+        bits |= static_cast<std::uint64_t>(p[type.bigEndian ? type.size - 1 - b : b]) << (8 * b);
+    if (type.kind == 'i' && type.size < 8) {
+        const unsigned shift = static_cast<unsigned>(64 - 8 * type.size);
+        bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << shift) >> shift);
     }
-    if (type.kind == 'u') return static_cast<double>(bits);
-    const unsigned shift = static_cast<unsigned>(64 - 8 * type.size);  // sign-extend
-    return static_cast<double>(static_cast<std::int64_t>(bits << shift) >> shift);
+    return bits;
+}
+
+// The element as a double: exact for every float and for integers up to 2^53.
+double elementValue(std::uint64_t bits, const ElementType& type)
+{
+    if (type.kind == 'f') return type.size == 8 ? std::bit_cast<double>(bits) : std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    return type.kind == 'u' ? static_cast<double>(bits) : static_cast<double>(static_cast<std::int64_t>(bits));
+}
+
+// Whether float32 holds the integer exactly: at most 24 significant bits.
+bool integerFitsFloat(std::uint64_t bits, const ElementType& type)
+{
+    const bool negative = type.kind == 'i' && static_cast<std::int64_t>(bits) < 0;
+    const std::uint64_t magnitude = negative ? ~bits + 1 : bits;
+    return magnitude == 0 || 64 - std::countl_zero(magnitude) - std::countr_zero(magnitude) <= 24;
 }
 
 bool hasNpyMagic(std::string_view firstBytes)
@@ -325,7 +337,7 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
     constexpr std::size_t chunk = 1u << 20;  // elements
     std::vector<unsigned char> buffer(
         type->isNativeFloat32() && !header.fortran ? 0 : std::min<std::size_t>(chunk, count) * itemSize);
-    std::uint64_t roundedIntegers = 0;  // integers float32 cannot hold (beyond 2^24)
+    std::uint64_t roundedIntegers = 0;  // integers float32 cannot hold (more than 24 significant bits)
     for (std::uint64_t done = 0; done < count;) {
         const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - done));
         if (!header.fortran) out.values.resize(static_cast<std::size_t>(done + n));
@@ -341,7 +353,9 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
                 std::memcpy(&f, target + i * 4, 4);
                 value = f;
             } else {
-                value = elementValue(target + i * itemSize, *type);
+                const std::uint64_t bits = elementBits(target + i * itemSize, *type);
+                value = elementValue(bits, *type);
+                if (type->kind != 'f' && !integerFitsFloat(bits, *type)) ++roundedIntegers;
             }
             // Beyond `limit` the run's float32 squared distances would overflow: refused
             // here, where the value's place in the file is known.
@@ -355,9 +369,7 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
             }
             if (!buffer.empty()) {
                 const std::uint64_t to = header.fortran ? (index % rows) * cols + index / rows : index;
-                const float stored = static_cast<float>(value);
-                out.values[static_cast<std::size_t>(to)] = stored;
-                if (type->kind != 'f' && static_cast<double>(stored) != value) ++roundedIntegers;
+                out.values[static_cast<std::size_t>(to)] = static_cast<float>(value);
             }
         }
         if (hasher) hasher->feed(out.values.data() + done, n * sizeof(float));
@@ -370,7 +382,7 @@ Dataset readNpy(const std::string& path, const ProgressCallback& callback)
                         (type->isNativeFloat32() ? "" : ", converted to float32"));
     if (roundedIntegers > 0)
         out.notes.push_back("npy: " + std::to_string(roundedIntegers) +
-                            " integers above 16777216 (2^24) rounded to the nearest float32");
+                            " integers beyond +-16777216 (2^24) rounded to the nearest float32");
     progress.report(1.0);
     return out;
 }

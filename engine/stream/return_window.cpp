@@ -36,7 +36,13 @@ void ReturnWindow::add(const data::Bar& bar, const std::vector<std::string>& sym
     for (std::size_t i = m_assets.size(); i < symbols.size(); ++i)
         m_assets.push_back(Asset{symbols[i], 0.0, 0, std::vector<double>(static_cast<std::size_t>(m_length), 0.0), -1});
     std::vector<double> close(m_assets.size(), 0.0);
-    for (const data::SymbolBar& s : bar.symbols) close[static_cast<std::size_t>(s.symbol)] = s.close;
+    for (const data::SymbolBar& s : bar.symbols) {
+        // A recorded session's bars come from the store, where an edit could name anything.
+        if (s.symbol < 0 || static_cast<std::size_t>(s.symbol) >= close.size())
+            throw UsageError("a live window's bar at " + data::formatTimestamp(bar.startMicros) + " names symbol #" +
+                             std::to_string(s.symbol) + ", of " + std::to_string(close.size()) + " known");
+        close[static_cast<std::size_t>(s.symbol)] = s.close;
+    }
     const auto slot = static_cast<std::size_t>(m_bars % m_length);
     for (std::size_t i = 0; i < m_assets.size(); ++i) {
         Asset& asset = m_assets[i];

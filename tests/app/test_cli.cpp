@@ -88,6 +88,12 @@ private slots:
                                                            << "option --k: '1e10' is too large (at most 2147483647)";
         QTest::newRow("k below zero, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "-1e30"}
                                                          << "option --k: must be at least 1 (got -1e30)";
+        QTest::newRow("k beyond every double") << QStringList{"run", "--demo", "blobs", "--k", "1e400"}
+                                               << "option --k: '1e400' is too large (at most 2147483647)";
+        QTest::newRow("seed rounded by its exponent") << QStringList{"run", "--demo", "blobs", "--seed", "9007199254740993e0"}
+                                                      << "option --seed: '9007199254740993e0' is 2^53 or more, where a number with an exponent may round: write it in digits";
+        QTest::newRow("window below zero") << QStringList{"run", "--data", "x.csv", "--window", "-1e30"}
+                                           << "option --window: a number of returns, or 0 for all of them (got -1e30)";
         QTest::newRow("k not a number") << QStringList{"run", "--demo", "blobs", "--k", "nan"} << "option --k: 'nan' is not a valid number";
         QTest::newRow("k not whole, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "25e-1"}
                                                         << "option --k: '25e-1' is not a whole number";

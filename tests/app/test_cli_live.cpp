@@ -181,6 +181,7 @@ private slots:
             const QString said = QString::fromUtf8(rerun.readAllStandardOutput() + rerun.readAllStandardError());
             QVERIFY2(rerun.exitCode() == 0, qPrintable(said));
             QVERIFY2(said.contains("6 updates up to run " + runs.back().left(8) + ", exact mode"), qPrintable(said));
+            if (topology.contains("host@1")) QVERIFY2(said.contains("exact mode, on host@1\n"), qPrintable(said));
             for (const QString& run : runs)
                 QVERIFY2(said.contains("run " + run.left(8) + "  labels and centroids identical (bit for bit)"), qPrintable(said));
             QVERIFY2(said.contains("6 of 6 updates reproduced bit for bit"), qPrintable(said));
@@ -285,11 +286,27 @@ private slots:
             QVERIFY2(err.contains(expected), err.constData());
             // Once while it retried; stopped, the session ends as a failure that says why.
             QCOMPARE(err.count("Connection refused; retrying"), 1);
-            QVERIFY2(err.contains((url + " was never reached in ").toUtf8()) && err.contains(" s (Connection refused)"), err.constData());
+            QVERIFY2(err.contains((url + ": the feed was never reached in ").toUtf8()) && err.contains(" s (Connection refused)"), err.constData());
             QCOMPARE(cli.exitCode(), 3);
             const QByteArray summary = cli.readAllStandardOutput();
             QVERIFY2(summary.contains("no update in ") && summary.contains("(the feed was never reached)"), summary.constData());
         }
+    }
+
+    void aFeedThatNeverAnswersIsNotAQuietMarket()
+    {
+        // A port that accepts connections and says nothing (another service): the
+        // kernel completes the handshake for the listening socket, no hello ever comes.
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        const QString url = QString("tcp://127.0.0.1:%1").arg(silent.serverPort());
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"live", "--feed", url, "--no-record", "--k", "2", "--duration", "2s"});
+        QVERIFY(cli.waitForFinished(60000));
+        const QByteArray err = cli.readAllStandardError();
+        QCOMPARE(cli.exitCode(), 3);
+        QVERIFY2(err.contains((url + ": the feed was reached but never answered in 2 s").toUtf8()), err.constData());
+        QVERIFY2(cli.readAllStandardOutput().contains("(the feed was reached but never answered)"), "the summary says it too");
     }
 
     void saysWhyNoUpdateComes()

@@ -26,7 +26,7 @@ private slots:
         QVERIFY2(counts->text().contains("12 messages, 9 ticks") && counts->text().contains("3 bad"), qPrintable(counts->text()));
         QCOMPARE(counts->toolTip(), QString("Bad messages: 2 malformed JSON, 1 unknown field"));
 
-        // Good messages since: no reasons to give.
+        // A new session, nothing bad yet: no reasons to give.
         status.bad = 0;
         status.badByReason.clear();
         panel.showStatus(status);

@@ -113,12 +113,24 @@ TEST_CASE("goodFiles")
 TEST_CASE("integersKeepTheirSignAndSayWhatFloat32Rounds")
 {
     test::TempDir dir;
-    const std::vector<std::int64_t> values{-3, 16777216, 16777217, -9000000000};
-    const Dataset d = loadDataset(test::writeFile(dir, "i.npy", npy(dict("<i8", false, "(4,)"), bytesOf(values))));
-    REQUIRE_EQ(d.values, (std::vector<float>{-3.f, 16777216.f, 16777216.f, -9e9f}));
+    // 2^25 and -2^33 are exact in float32; 2^24 + 1, -9e9 and 2^60 + 1 (beyond a double's
+    // 2^53 too) are not.
+    const std::vector<std::int64_t> values{-3, 16777216, 16777217, -9000000000, 33554432, -8589934592, (1LL << 60) + 1};
+    const Dataset d = loadDataset(test::writeFile(dir, "i.npy", npy(dict("<i8", false, "(7,)"), bytesOf(values))));
+    REQUIRE_EQ(d.values, (std::vector<float>{-3.f, 16777216.f, 16777216.f, -9e9f, 33554432.f, -8589934592.f, 1152921504606846976.f}));
     const std::string notes = test::join(d.notes, '|');
     CHECK_MESSAGE(notes.find("<i8, C order, converted to float32") != std::string::npos, notes);
-    CHECK_MESSAGE(notes.find("2 integers above 16777216 (2^24) rounded to the nearest float32") != std::string::npos, notes);
+    CHECK_MESSAGE(notes.find("3 integers beyond +-16777216 (2^24) rounded to the nearest float32") != std::string::npos, notes);
+
+    // Narrower signed types, either byte order: the sign comes from the type's own top bit.
+    const Dataset i1 = loadDataset(test::writeFile(dir, "i1.npy", npy(dict("|i1", false, "(3,)"), std::string("\xff\x80\x7f", 3))));
+    CHECK_EQ(i1.values, (std::vector<float>{-1.f, -128.f, 127.f}));
+    const Dataset i2 = loadDataset(test::writeFile(dir, "i2.npy", npy(dict("<i2", false, "(2,)"), std::string("\xff\xff\x00\x80", 4))));
+    CHECK_EQ(i2.values, (std::vector<float>{-1.f, -32768.f}));
+    const Dataset i4 = loadDataset(test::writeFile(dir, "i4.npy", npy(dict(">i4", false, "(2,)"), std::string("\xff\xff\xff\xfe\x80\x00\x00\x00", 8))));
+    CHECK_EQ(i4.values, (std::vector<float>{-2.f, -2147483648.f}));
+    const Dataset u1 = loadDataset(test::writeFile(dir, "u1.npy", npy(dict("|u1", false, "(1,)"), std::string("\xff", 1))));
+    CHECK_EQ(u1.values, (std::vector<float>{255.f}));
 }
 
 TEST_CASE("sameHashAsCsv")
