@@ -237,6 +237,16 @@ TEST_CASE("the return window holds log returns, repeats a close with no trade, z
     CHECK_THROWS_AS(ReturnWindow(3, 0), UsageError);
 }
 
+TEST_CASE("a bar naming a symbol the window was not given is refused, not written past its closes")
+{
+    // What an edited record replayed from the store could hold.
+    ReturnWindow window(3, 1);
+    const std::vector<std::string> symbols{"X", "Y"};
+    window.add(bar(0, {{0, 100}, {1, 50}}), symbols);
+    CHECK_THROWS_WITH_AS(window.add(bar(1000000, {{2, 10}}), symbols), doctest::Contains("names symbol #2, of 2 known"), UsageError);
+    CHECK_THROWS_WITH_AS(window.add(bar(1000000, {{-1, 10}}), symbols), doctest::Contains("names symbol #-1, of 2 known"), UsageError);
+}
+
 TEST_CASE("a return across a gap in the bars counts one bar's worth: divided by the root of the bars it spans")
 {
     // 5 s bars; after bar 20 s nothing comes until 65 s (a feed that dropped the session
