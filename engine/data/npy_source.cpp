@@ -203,8 +203,12 @@ std::optional<ElementType> elementType(const std::string& descr)
 std::uint64_t elementBits(const unsigned char* p, const ElementType& type)
 {
     std::uint64_t bits = 0;
-    for (std::size_t b = 0; b < type.size; ++b)
-        bits |= static_cast<std::uint64_t>(p[type.bigEndian ? type.size - 1 - b : b]) << (8 * b);
+    // float64 in the machine's order, NumPy's default, is most files: one load.
+    if (std::endian::native == std::endian::little && !type.bigEndian)
+        std::memcpy(&bits, p, type.size);
+    else
+        for (std::size_t b = 0; b < type.size; ++b)
+            bits |= static_cast<std::uint64_t>(p[type.bigEndian ? type.size - 1 - b : b]) << (8 * b);
     if (type.kind == 'i' && type.size < 8) {
         const unsigned shift = static_cast<unsigned>(64 - 8 * type.size);
         bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << shift) >> shift);
