@@ -127,20 +127,13 @@ nlohmann::json latencyJson(double value, const std::vector<double>& all)
     return {{"value", value}, {"p50", percentile(all, 0.5)}, {"p99", percentile(all, 0.99)}, {"p999", percentile(all, 0.999)}};
 }
 
-// {"malformed JSON": 2, ...}: the reasons that occurred.
-nlohmann::json badJson(const live::FeedStats& s)
-{
-    nlohmann::json out = nlohmann::json::object();
-    for (std::size_t reason = 0; reason < s.bad.size(); ++reason)
-        if (s.bad[reason] > 0) out[stream::describe(static_cast<stream::BadMessage>(reason))] = s.bad[reason];
-    return out;
-}
-
 nlohmann::json feedJson(const live::FeedStats& s)
 {
+    nlohmann::json badByReason = nlohmann::json::object();  // {"malformed JSON": 2, ...}
+    for (const auto& [reason, count] : s.badReasons()) badByReason[reason] = count;
     return {{"state", live::describe(s.state).toStdString()}, {"messages", s.messages}, {"ticks", s.ticks},
             {"gaps", s.gaps}, {"missing", s.missing}, {"duplicates", s.duplicates}, {"out_of_order", s.outOfOrder},
-            {"reconnects", s.reconnects}, {"bad", s.badTotal()}, {"bad_by_reason", badJson(s)}};
+            {"reconnects", s.reconnects}, {"bad", s.badTotal()}, {"bad_by_reason", badByReason}};
 }
 
 nlohmann::json updateJson(const stream::LiveUpdate& u, const std::vector<double>& latencies, const live::FeedStats& feed)

@@ -26,12 +26,18 @@ std::int64_t FeedStats::badTotal() const
     return total;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> FeedStats::badReasons() const
+{
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    for (std::size_t reason = 0; reason < bad.size(); ++reason)
+        if (bad[reason] > 0) out.emplace_back(stream::describe(static_cast<stream::BadMessage>(reason)), bad[reason]);
+    return out;
+}
+
 QString FeedStats::badByReason() const
 {
     QStringList parts;
-    for (std::size_t reason = 0; reason < bad.size(); ++reason)
-        if (bad[reason] > 0)
-            parts << QString("%1 %2").arg(bad[reason]).arg(stream::describe(static_cast<stream::BadMessage>(reason)));
+    for (const auto& [reason, count] : badReasons()) parts << QString("%1 %2").arg(count).arg(QString::fromStdString(reason));
     return parts.join(", ");
 }
 

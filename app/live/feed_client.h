@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 class QThread;
@@ -53,8 +54,10 @@ struct FeedStats {
     double messagesPerSecond = 0;     // over the last second or so
     QString lastProblem;              // the latest refusal, drop or bad message, in words
     std::int64_t badTotal() const;
-    // "2 malformed JSON, 1 unknown field": the reasons that occurred, in BadMessage's
-    // order; empty when every message was good.
+    // The reasons that occurred, with their counts, in BadMessage's order; none when
+    // every message was good.
+    std::vector<std::pair<std::string, std::int64_t>> badReasons() const;
+    // The same in words: "2 malformed JSON, 1 unknown field".
     QString badByReason() const;
 };
 QString describe(FeedStats::State state);

@@ -13,6 +13,7 @@
 #include <QDateTime>
 #include <QProcess>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 #include <csignal>
@@ -307,6 +308,34 @@ private slots:
         QCOMPARE(cli.exitCode(), 3);
         QVERIFY2(err.contains((url + ": the feed was reached but never answered in 2 s").toUtf8()), err.constData());
         QVERIFY2(cli.readAllStandardOutput().contains("(the feed was reached but never answered)"), "the summary says it too");
+    }
+
+    void badMessagesAreCountedByReason()
+    {
+        // A feed that says hello, then sends two messages that are not JSON and one of
+        // an unknown type: the summary counts each reason.
+        QTcpServer fake;
+        QVERIFY(fake.listen(QHostAddress::LocalHost, 0));
+        connect(&fake, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket* socket = fake.nextPendingConnection();
+            socket->write(R"({"type":"hello","stream":"fake","symbols":1,"speed":"1x"})" "\n"
+                          "not json\n{\n" R"({"type":"quote","seq":1})" "\n");
+        });
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                  {"live", "--feed", QString("tcp://127.0.0.1:%1").arg(fake.serverPort()), "--no-record", "--k", "2",
+                   "--duration", "2s", "--json", "-"});
+        QVERIFY(cli.waitForStarted(30000));
+        // The server answers from this event loop, so wait in it, not in waitForFinished.
+        QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 60000);
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
+        const QJsonObject feed = QJsonDocument::fromJson(lines.back()).object()["summary"].toObject()["feed"].toObject();
+        QCOMPARE(feed["bad"].toInt(), 3);
+        const QJsonObject reasons = feed["bad_by_reason"].toObject();
+        QCOMPARE(reasons.size(), 2);
+        QCOMPARE(reasons["malformed JSON"].toInt(), 2);
+        QCOMPARE(reasons["unknown message type"].toInt(), 1);
     }
 
     void saysWhyNoUpdateComes()
