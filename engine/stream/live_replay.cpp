@@ -56,6 +56,19 @@ std::vector<LiveInput> recordedInputs(const std::vector<store::RunRecord>& chain
     return inputs;
 }
 
+// What the session's feed had said by a recorded call: every symbol named so far (bars
+// refer to them by index) and the newest sectors.
+struct FeedSoFar {
+    std::vector<std::string> symbols;
+    std::unordered_map<std::string, std::string> sectors;
+
+    void take(const LiveInputCall& call)
+    {
+        symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
+        if (call.sectors) sectors = *call.sectors;
+    }
+};
+
 }  // namespace
 
 Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId)
@@ -64,16 +77,14 @@ Dataset replayLiveWindow(const store::RunStore& store, const std::string& runId)
     const LiveOptions& session = *inputs.front().session;
     // The window depends on the bars alone, not on what the updates found in it.
     ReturnWindow window(session.windowBars, session.barSeconds, session.halfLifeSeconds, session.scaleBars);
-    std::vector<std::string> symbols;
-    std::unordered_map<std::string, std::string> sectors;
+    FeedSoFar feed;
     for (const LiveInput& input : inputs) {
         for (const LiveInputCall& call : input.calls) {
-            symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
-            if (call.sectors) sectors = *call.sectors;
-            for (const data::Bar& bar : call.bars) window.add(bar, symbols);
+            feed.take(call);
+            for (const data::Bar& bar : call.bars) window.add(bar, feed.symbols);
         }
     }
-    return window.matrix(session.source, sectors);
+    return window.matrix(session.source, feed.sectors);
 }
 
 LiveReplay replayLiveSession(const store::RunStore& store, const std::string& runId, const std::string& topology, int threads)
@@ -87,8 +98,7 @@ LiveReplay replayLiveSession(const store::RunStore& store, const std::string& ru
     if (!topology.empty()) options.topology = parseTopology(topology);
     if (threads > 0) options.threads = threads;
     LiveClusterer clusterer(options);
-    std::vector<std::string> symbols;
-    std::unordered_map<std::string, std::string> sectors;
+    FeedSoFar feed;
     for (std::size_t u = 0; u < chain.size(); ++u) {
         const store::RunRecord& recorded = chain[u];
         ReplayedUpdate out;
@@ -97,13 +107,12 @@ LiveReplay replayLiveSession(const store::RunStore& store, const std::string& ru
         int publications = 0;
         bool atLastCall = false;
         for (const LiveInputCall& call : inputs[u].calls) {
-            symbols.insert(symbols.end(), call.newSymbols.begin(), call.newSymbols.end());
-            if (call.sectors) sectors = *call.sectors;
+            feed.take(call);
             std::vector<ReceivedBar> bars;
             for (const data::Bar& bar : call.bars) bars.push_back({bar, 0});
             // The session published at its input's last call; an update anywhere else
             // means the replay took another path.
-            if (auto published = clusterer.add(bars, symbols, sectors)) {
+            if (auto published = clusterer.add(bars, feed.symbols, feed.sectors)) {
                 ++publications;
                 atLastCall = &call == &inputs[u].calls.back();
                 update = std::move(published);
