@@ -18,6 +18,31 @@ namespace clusterdesk::cli {
 namespace {
 
 // A number for `option`; integers from the type's least to `most`.
+// Whether a decimal number as typed (digits, a point, an exponent; already read as a
+// double) is a whole number: 2.0000000000000001 is not, though it reads as the double 2.
+bool isWholeDecimal(const std::string& text)
+{
+    const std::size_t exponentAt = text.find_first_of("eE");
+    const std::string mantissa = text.substr(0, exponentAt);
+    long long exponent = 0;
+    if (exponentAt != std::string::npos) {
+        const char* first = text.data() + exponentAt + 1;
+        if (*first == '+') ++first;
+        if (std::from_chars(first, text.data() + text.size(), exponent).ec != std::errc())
+            exponent = *first == '-' ? std::numeric_limits<long long>::min() / 2 : std::numeric_limits<long long>::max() / 2;
+    }
+    const std::size_t point = mantissa.find('.');
+    std::string digits;
+    for (char c : mantissa)
+        if (c >= '0' && c <= '9') digits += c;
+    const long long fractionDigits = point == std::string::npos ? 0 : static_cast<long long>(mantissa.size() - point - 1);
+    // value = digits x 10^(exponent - fractionDigits); the digits' trailing zeros raise the power.
+    const std::size_t lastNonZero = digits.find_last_not_of('0');
+    if (lastNonZero == std::string::npos) return true;  // zero
+    const auto trailingZeros = static_cast<long long>(digits.size() - lastNonZero - 1);
+    return exponent - fractionDigits + trailingZeros >= 0;
+}
+
 template <class T>
 T parseNumber(const std::string& option, const std::string& text, T most = std::numeric_limits<T>::max())
 {
@@ -49,7 +74,7 @@ T parseNumber(const std::string& option, const std::string& text, T most = std::
             throw outOfRange(text[0] == '-');
         }
         if (realEc == std::errc() && realEnd == last && !std::isnan(real)) {
-            if (real != std::floor(real)) throw refuse("is not a whole number");
+            if (real != std::floor(real) || !isWholeDecimal(text)) throw refuse("is not a whole number");
             if (real < static_cast<double>(std::numeric_limits<T>::min())) throw outOfRange(true);
             // Near 2^63 or 2^64 a double rounds: max() + 1 is exact, > max() is not.
             if (real >= static_cast<double>(most) + 1.0) throw outOfRange(false);

@@ -97,6 +97,9 @@ private slots:
         QTest::newRow("k not a number") << QStringList{"run", "--demo", "blobs", "--k", "nan"} << "option --k: 'nan' is not a valid number";
         QTest::newRow("k not whole, as a power of ten") << QStringList{"run", "--demo", "blobs", "--k", "25e-1"}
                                                         << "option --k: '25e-1' is not a whole number";
+        // As a double this is 2: the text, not its nearest double, says whether it is whole.
+        QTest::newRow("k a hair above a whole number") << QStringList{"run", "--demo", "blobs", "--k", "2.0000000000000001"}
+                                                       << "option --k: '2.0000000000000001' is not a whole number";
         QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
@@ -153,17 +156,17 @@ private slots:
         QVERIFY2(r.out.isEmpty(), "a refused run must not have run");
     }
 
-    // No GPU here (or in CI): asking for one is an engine/device error with the reason.
     void wholeNumbersMayBeWrittenAsPowersOfTen()
     {
         // k = 10 on 4 blobs: two iterations cannot settle it.
-        const CliResult r = runCli({"run", "--demo", "blobs:n=2000,d=3,k=4", "--k", "1e1", "--max-iter", "2.0e0", "--no-record", "--json", "-"});
+        const CliResult r = runCli({"run", "--demo", "blobs:n=2000,d=3,k=4", "--k", "0.10e2", "--max-iter", "2.0e0", "--no-record", "--json", "-"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(j["k"].toInt(), 10);
         QCOMPARE(j["iterations"].toInt(), 2);
     }
 
+    // No GPU here (or in CI): asking for one is an engine/device error with the reason.
     void cudaWithoutGpuExit4()
     {
         const CliResult r = runCli({"run", "--demo", "blobs:n=1000", "--topology", "cuda"});
