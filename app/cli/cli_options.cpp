@@ -277,7 +277,8 @@ Reports (built with Qt):
                           environment, results, clusters with their members, the
                           Clusters/Evolution/Latency/Power graphs, lineage, evidence.
                           F.html is self-contained (inline SVG, no script, no network);
-                          F.pdf gets F.provenance.json and F.labels.csv beside it.
+                          F.pdf gets F.provenance.json and F.labels.csv beside it
+                          (F.RUNID.labels.csv for each of several runs).
                           The file's SHA-256 is recorded in the store's hash chain.
   --title TEXT            the report's title (default: made from the runs)
 

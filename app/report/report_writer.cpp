@@ -14,6 +14,7 @@
 #include "engine/store/store_path.h"
 #include "engine/stream/recorded_data.h"
 
+#include <algorithm>
 #include <system_error>
 #include <utility>
 
@@ -28,11 +29,25 @@ std::string defaultTitle(const ReportContent& content)
 }
 
 // The labels CSV beside a PDF: one per run, named after the run when there are several.
-std::filesystem::path labelsFileFor(const std::filesystem::path& out, const RunSection& run, bool several)
+std::filesystem::path labelsFileFor(const std::filesystem::path& out, const std::string& runId, bool several)
 {
     if (!several) return labelsPathFor(out);
     std::filesystem::path path = out;
-    return path.replace_extension("." + run.record.info.id.substr(0, 8) + ".labels.csv");
+    return path.replace_extension("." + runId.substr(0, 8) + ".labels.csv");
+}
+
+// The labels files an earlier PDF under this name wrote, as its evidence file lists its
+// runs; none when there is no earlier report or its evidence cannot be read.
+std::vector<std::filesystem::path> labelsFilesOfEarlierReport(const std::filesystem::path& out)
+{
+    std::vector<std::filesystem::path> paths;
+    try {
+        const ReportEvidence earlier = readEvidence(out);
+        for (const CitedRun& run : earlier.runs) paths.push_back(labelsFileFor(out, run.id, earlier.runs.size() > 1));
+    } catch (const std::exception&) {
+        // Not a report we wrote, or none: nothing of it to tidy.
+    }
+    return paths;
 }
 
 }  // namespace
@@ -78,13 +93,15 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
         // beside the PDF as if it were this run's: by row number when the data that
         // named the rows is gone, the header alone when the run has no labels.
         for (const RunSection& run : content.runs)
-            files.emplace_back(labelsFileFor(request.out, run, content.runs.size() > 1),
+            files.emplace_back(labelsFileFor(request.out, run.record.info.id, content.runs.size() > 1),
                                labelsCsv(run.data ? std::span<const std::string>(run.data->rowNames) : std::span<const std::string>(),
                                          run.record.labels));
     } else {
         files.emplace_back(request.out, reportHtml(content, plots, ReportTarget::Html).toStdString());
     }
     for (const auto& [path, text] : files) checkOutputPath("report --out", path.string(), keep);
+    const std::vector<std::filesystem::path> earlierLabels = pdf ? labelsFilesOfEarlierReport(request.out)
+                                                                 : std::vector<std::filesystem::path>();
 
     WrittenReport written;
     try {
@@ -102,6 +119,13 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
             std::filesystem::remove(path, ignored);
         }
         throw;
+    }
+    // The earlier report's labels of runs this one does not hold (one run before, several
+    // now, or other runs) would stay beside the PDF as if they were this report's.
+    for (const std::filesystem::path& path : earlierLabels) {
+        const bool rewritten = std::any_of(files.begin(), files.end(), [&](const auto& file) { return file.first == path; });
+        std::error_code ignored;
+        if (!rewritten && !protectedFileNamed(path.string(), keep)) std::filesystem::remove(path, ignored);
     }
     return written;
 }

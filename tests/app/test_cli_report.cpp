@@ -217,6 +217,22 @@ private slots:
         const CliResult twice = report(db, {ids[0], ids[0].left(8)}, m_dir.filePath("twice.html"));
         QVERIFY2(twice.exitCode == 0 && twice.out.contains("citing 1 run in"), qPrintable(describe(twice)));
         QCOMPARE(contentOf(m_dir.filePath("twice.html")).count("id=\"run-" + ids[0].left(8).toUtf8() + "-top\""), 1);
+
+        // One run, then both under the same name, then one again: each time only this
+        // report's labels files stay beside it; a file of the user's is left alone.
+        const QString perRun0 = m_dir.filePath("again." + ids[0].left(8) + ".labels.csv");
+        const QString perRun1 = m_dir.filePath("again." + ids[1].left(8) + ".labels.csv");
+        const QString users = m_dir.filePath("again.notes.labels.csv");
+        QFile mine(users);
+        QVERIFY(mine.open(QIODevice::WriteOnly) && mine.write("kept\n") == 5);
+        mine.close();
+        QVERIFY2(report(db, {ids[0], ids[1]}, pdf).exitCode == 0, "the two-run report failed");
+        QVERIFY2(!QFile::exists(labels), "the one-run report's labels stayed beside the two-run report");
+        QVERIFY(QFile::exists(perRun0) && QFile::exists(perRun1));
+        QVERIFY2(report(db, {ids[1]}, pdf).exitCode == 0, "the one-run report failed");
+        QVERIFY2(!QFile::exists(perRun0) && !QFile::exists(perRun1), "the two-run report's labels stayed beside the one-run report");
+        QVERIFY(contentOf(labels).startsWith("id,cluster\n0,"));
+        QCOMPARE(contentOf(users), QByteArray("kept\n"));
     }
 
     void htmlReportIsSelfContained()
