@@ -60,7 +60,7 @@ int replayCommand(const store::RunRecord& original, const RerunOptions& rerun)
               << kernels::toString(replay.session.params.mode) << " mode"
               << (rerun.topology.empty() && threads == 0
                       ? std::string()
-                      : ", on " + spelledWithThreads(toString(replay.session.topology), replay.session.threads))
+                      : ", on " + spelledWithThreads(toString(replay.topology), replay.threads))
               << '\n';
     int reproduced = 0;
     char line[256];

@@ -30,6 +30,11 @@ LiveClusterer::LiveClusterer(LiveOptions options)
 {
     if (m_options.updateEveryBars < 1)
         throw UsageError("a live session re-clusters every N bars with N >= 1, got " + std::to_string(m_options.updateEveryBars));
+    // Pool ranks open the data from its source spec; a live window exists in this process only.
+    if (m_options.topology.isPool())
+        throw UsageError("a live session cannot run on the node pool (" + toString(m_options.topology) +
+                         "): its ranks open the data from its source, and a live window exists only in this process; "
+                         "use host, shards:N or cuda");
     const std::set<std::string> asked(m_options.symbols.begin(), m_options.symbols.end());
     if (!asked.empty() && static_cast<std::int64_t>(asked.size()) < assetsNeeded())
         throw UsageError(runNeeds() + " assets with a full window, but the session asks the feed for " +

@@ -97,6 +97,8 @@ LiveReplay replayLiveSession(const store::RunStore& store, const std::string& ru
     LiveOptions options = replay.session;
     if (!topology.empty()) options.topology = parseTopology(topology);
     if (threads > 0) options.threads = threads;
+    replay.topology = options.topology;
+    replay.threads = options.threads;
     LiveClusterer clusterer(options);
     FeedSoFar feed;
     for (std::size_t u = 0; u < chain.size(); ++u) {

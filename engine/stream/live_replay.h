@@ -26,6 +26,8 @@ struct ReplayedUpdate {
 
 struct LiveReplay {
     LiveOptions session;                  // as the session ran (without its store)
+    Topology topology;                    // what the replay ran on: the session's, or the one asked for
+    int threads = 0;
     std::vector<ReplayedUpdate> updates;  // oldest first
 };
 

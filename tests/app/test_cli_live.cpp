@@ -182,11 +182,21 @@ private slots:
             const QString said = QString::fromUtf8(rerun.readAllStandardOutput() + rerun.readAllStandardError());
             QVERIFY2(rerun.exitCode() == 0, qPrintable(said));
             QVERIFY2(said.contains("6 updates up to run " + runs.back().left(8) + ", exact mode"), qPrintable(said));
+            // The replay says what it ran on, not what the session did (host@1).
+            if (topology.contains("shards:2")) QVERIFY2(said.contains("exact mode, on shards:2@1\n"), qPrintable(said));
             if (topology.contains("host@1")) QVERIFY2(said.contains("exact mode, on host@1\n"), qPrintable(said));
             for (const QString& run : runs)
                 QVERIFY2(said.contains("run " + run.left(8) + "  labels and centroids identical (bit for bit)"), qPrintable(said));
             QVERIFY2(said.contains("6 of 6 updates reproduced bit for bit"), qPrintable(said));
         }
+        // Pool ranks open the data from its source, which a live window has not: refused
+        // with the reason, as a usage error.
+        QProcess onPool;
+        onPool.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"), {"runs", "rerun", runs.back(), "--db", db, "--topology", "pool:2"});
+        QVERIFY(onPool.waitForFinished(60000));
+        const QByteArray poolSaid = onPool.readAllStandardError();
+        QVERIFY2(onPool.exitCode() == 2 && poolSaid.contains("a live session cannot run on the node pool (pool:2)"), poolSaid.constData());
+
         // An update's labels export under its window's asset names, as recorded with it.
         QProcess exported;
         const QString out = QString::fromStdString(temp.path()) + "/export";
@@ -347,6 +357,15 @@ private slots:
         QVERIFY(refused.waitForFinished(60000));
         QCOMPARE(refused.exitCode(), 2);
         QVERIFY(refused.readAllStandardError().contains("k=10 needs 10 assets with a full window, but the session asks the feed for 3 symbols"));
+        // The node pool too: its ranks could not open the window.
+        QProcess onPool;
+        onPool.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                     {"live", "--feed", "ws://127.0.0.1:1", "--no-record", "--topology", "pool:2"});
+        QVERIFY(onPool.waitForFinished(60000));
+        const QByteArray poolSaid = onPool.readAllStandardError();
+        QVERIFY2(onPool.exitCode() == 2 && poolSaid.contains("a live session cannot run on the node pool (pool:2)") &&
+                     !poolSaid.contains("retrying"),
+                 poolSaid.constData());
 
         // A feed of 5 assets and k = 6: the window fills, and the session says once why
         // it waits; stopped, its summary has the reason and no latency to give.
