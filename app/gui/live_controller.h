@@ -43,6 +43,8 @@ public:
 
     ui::LiveView& view() { return *m_view; }
     bool running() const { return m_thread.joinable(); }
+    // What the session's feed client has seen so far; empty counts when none runs.
+    live::FeedStats feedStats() const { return m_feed ? m_feed->stats() : live::FeedStats(); }
 
 public slots:
     void start(const clusterdesk::ui::LiveFeedRequest& request);

@@ -45,7 +45,7 @@ constexpr const char* kUsage =
     "                     the Data panel's Live feed is filled in, ready to Start; with\n"
     "                     --screenshot, a live session of k-means (k = 10) runs for 30\n"
     "                     updates instead of the job, and the tab is Live unless --tab says\n"
-    "                     otherwise\n"
+    "                     otherwise; a feed that sends no tick in 15 s fails (exit 4)\n"
     "  --db PATH          the run store every run is recorded in and the History tab lists\n"
     "                     (default: the one clusterdesk-cli uses, $CLUSTERDESK_DB or\n"
     "                     $XDG_DATA_HOME/clusterdesk/runs.sqlite); --screenshot uses a\n"

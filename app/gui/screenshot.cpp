@@ -23,6 +23,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QTableView>
@@ -165,8 +166,11 @@ QString fillComparison(CompareController& compare, int timeoutMs)
 }  // namespace
 
 // A live session on the feed until it published `updates` updates; empty, or why not.
+// A feed never reached, or reached and silent, fails after kSilentFeedMs: a screenshot
+// runs in scripts, where a session that keeps retrying would hang them.
 QString runLiveSession(Workstation& station, const QString& feed, int updates, int timeoutMs)
 {
+    constexpr int kSilentFeedMs = 15 * 1000;
     KMeansParams params;
     params.algorithm = Algorithm::KMeans;
     params.k = 10;
@@ -174,21 +178,32 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
     ui::LiveFeedPanel& panel = station.window().dataPanel().liveFeed();
     panel.setUrl(feed);
     QString failure;
-    QObject::connect(&station.live(), &LiveController::stopped, [&](const QString& error) { failure = error; });
+    int published = 0;
+    QObject::connect(&station.live(), &LiveController::stopped, [&](const QString& error) {
+        if (failure.isEmpty()) failure = error;  // stop() below says "" after a failure
+    });
+    QObject::connect(&station.live(), &LiveController::updated, [&](int update) { published = update; });
     panel.startButton().click();
     if (!station.live().running()) return "the live session did not start (is " + feed + " a feed URL?)";
     QEventLoop loop;
     QTimer poll;
+    QElapsedTimer clock;
+    clock.start();
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (!failure.isEmpty() || static_cast<int>(station.live().view().history().points().size()) >= updates) loop.quit();
+        const live::FeedStats stats = station.live().feedStats();
+        if (clock.elapsed() > kSilentFeedMs && stats.ticks == 0) {
+            failure = stats.connections == 0
+                          ? QString("the feed %1 was never reached in %2 s (%3)").arg(feed).arg(kSilentFeedMs / 1000).arg(stats.lastProblem)
+                          : QString("the feed %1 was reached but sent no tick in %2 s").arg(feed).arg(kSilentFeedMs / 1000);
+        }
+        if (!failure.isEmpty() || published >= updates) loop.quit();
     });
     poll.start(50);
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     loop.exec();
-    if (!failure.isEmpty()) return failure;
-    if (static_cast<int>(station.live().view().history().points().size()) < updates)
-        return QString("fewer than %1 live updates in time").arg(updates);
     station.live().stop();
+    if (!failure.isEmpty()) return failure;
+    if (published < updates) return QString("fewer than %1 live updates in time").arg(updates);
     return {};
 }
 

@@ -1,6 +1,9 @@
 // clusterdesk's command line as a user runs it: --screenshot renders every tab of the
 // window off screen after the default job, --help and --version answer, and bad
-// arguments or a bad demo fail with a message rather than hanging or crashing.
+// arguments, a bad demo or a feed that is not there fail with a message rather than
+// hanging or crashing; a live session on the feed renders the Live tab.
+#include "feed_process.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -53,6 +56,25 @@ private slots:
         QVERIFY(store.open(QIODevice::ReadOnly));
         QVERIFY(store.read(15) == "SQLite format 3");
         QCOMPARE(QFileInfo(out.filePath("members.png")).symLinkTarget(), db);
+    }
+
+    // A live screenshot on the feed's demo; a feed that is not there fails with the reason
+    // instead of retrying for ever (a script waits on it).
+    void liveTabFromAFeedOrWhyNot()
+    {
+        QTemporaryDir out;
+        clusterdesk::test::FeedProcess feed({"--demo", "market:assets=60,sectors=4", "--speed", "max"});
+        QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
+        const QString path = out.filePath("live.png");
+        auto [code, text] = run({"--screenshot", path, "--feed", feed.webSocketUrl().toString()});
+        QVERIFY2(code == 0, qPrintable(text));
+        QVERIFY(!QImage(path).isNull());
+
+        const QString nowhere = out.filePath("nowhere.png");
+        std::tie(code, text) = run({"--screenshot", nowhere, "--feed", "ws://127.0.0.1:1"});
+        QCOMPARE(code, 4);
+        QVERIFY2(text.contains("the feed ws://127.0.0.1:1 was never reached in 15 s (") && text.contains("refused"), qPrintable(text));
+        QVERIFY(!QFile::exists(nowhere));
     }
 
     void refusesWhatItCannotDo()
