@@ -95,8 +95,10 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
     if (o.topologies.empty()) throw UsageError("whatif needs --topologies, e.g. --topologies host@1,host,shards:2,pool:2,model:h200x8");
     if (o.shapeRows > 0) {
         // parseRunOptions wants a source; a shape has none.
-        for (const std::string& a : rest)
+        for (const std::string& a : rest) {
             if (a == "--data" || a == "--demo") throw UsageError("--shape describes a job without data: give --shape or " + a + ", not both");
+            if (a == "--db") throw UsageError("--shape models a job without running it, so nothing is recorded: leave out --db");
+        }
         rest.insert(rest.end(), {"--demo", "blobs"});
         if (std::find(rest.begin(), rest.end(), "--no-record") == rest.end()) rest.push_back("--no-record");
     }

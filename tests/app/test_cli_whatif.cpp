@@ -159,6 +159,10 @@ private slots:
         // k beyond the rows is refused, as for a run.
         const CliResult many = runCli({"whatif", "--shape", "10x5", "--k", "20", "--topologies", "model:h200"});
         QVERIFY2(many.exitCode == 2 && many.err.contains("k must not exceed the number of rows (k=20, rows=10)"), qPrintable(describe(many)));
+        // A shape records nothing: --db is refused for that reason, not for a --no-record never typed.
+        const CliResult stored = runCli(QStringList{"whatif", "--shape", "50x4", "--topologies", "model:h200"} + db());
+        QVERIFY2(stored.exitCode == 2 && stored.err.contains("--shape models a job without running it, so nothing is recorded: leave out --db"),
+                 qPrintable(describe(stored)));
     }
 
     void badTopologiesAndCatalogsNameTheEntry()
