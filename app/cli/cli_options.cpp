@@ -195,6 +195,7 @@ Execution:
                           pool:N | pool:HOSTFILE: MPI ranks started with mpirun
                           (clusterdesk-worker beside this program; needs OpenMPI);
                           host@4, as runs list shows it: host on 4 threads
+                          (host alone: every core, or fewer for a small run)
   --threads N             host threads in all, 1..1024 (default: every core)
 
 Output:

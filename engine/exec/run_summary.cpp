@@ -151,7 +151,7 @@ std::string runSummaryText(const RunSummaryInput& in)
     if (in.power && !in.power->devices.empty()) {
         std::string devices;
         for (const DeviceEnergy& d : in.power->devices) devices += (devices.empty() ? "" : ", ") + d.device;
-        std::snprintf(buffer, sizeof buffer, "energy    %s (%s) on %s, %.4g points/J\n", formatJoules(in.power->energyJ).c_str(),
+        std::snprintf(buffer, sizeof buffer, "energy    %s (%s) on %s, %.4g point-iterations/J\n", formatJoules(in.power->energyJ).c_str(),
                       in.power->energySource.c_str(), devices.c_str(), pointsPerJoule(in));
         text += buffer;
     }

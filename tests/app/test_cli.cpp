@@ -338,8 +338,10 @@ private slots:
         QVERIFY2(r.out.contains("warning   4 of the 5 clusters hold no rows"), qPrintable(r.out));
         const CliResult structured = runCli({"run", "--demo", "blobs:n=1000,d=2,k=3", "--k", "3", "--no-record"});
         QVERIFY2(structured.exitCode == 0 && !structured.out.contains("warning"), qPrintable(structured.out));
-        // Time and energy in the units the window and reports use (a small run is not "0.00758 J").
-        const QRegularExpression units("\ntime      [0-9.]+ (µs|ms|s) total, .*\nenergy    (0 J|[0-9.]+ mJ|[1-9][0-9.]* J|[0-9.]+ kJ) \\((measured|estimated|mixed)\\) on ");
+        // Time and energy in the units the window and reports use (a small run is not "0.00758 J");
+        // the work per joule says it counts every row of every iteration.
+        const QRegularExpression units("\ntime      [0-9.]+ (µs|ms|s) total, .*\nenergy    (0 J|[0-9.]+ mJ|[1-9][0-9.]* J|[0-9.]+ kJ) "
+                                       "\\((measured|estimated|mixed)\\) on [^\n]*, [0-9.e+]+ point-iterations/J\n");
         QVERIFY2(units.match(structured.out).hasMatch(), qPrintable(structured.out));
     }
 

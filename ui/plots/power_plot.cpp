@@ -103,7 +103,7 @@ void PowerPlot::refresh(const RunSet& runs)
     } else if (several) {
         setTitle(tr("Power per device: %1").arg(energies.join(", ")));
     } else {
-        setTitle(tr("Power per device: %1 (%2), %3 points per joule")
+        setTitle(tr("Power per device: %1 (%2), %3 point-iterations per joule")
                      .arg(formatJoules(selected.joules))
                      .arg(selected.source)
                      .arg(selected.pointsPerJoule, 0, 'g', 4));
