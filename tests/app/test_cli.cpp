@@ -345,6 +345,23 @@ private slots:
         QVERIFY2(units.match(structured.out).hasMatch(), qPrintable(structured.out));
     }
 
+    // The phases and what none of them counts (AdaptGrow's tests, here) add up to the total.
+    void timeByPhaseAddsUp()
+    {
+        const CliResult r = runCli({"run", "--demo", "market:assets=40,sectors=4,days=250", "--algo", "adaptgrow", "--no-record"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QRegularExpression line("\ntime      ([0-9.]+) (µs|ms|s) total, [0-9.]+ ms/iteration \\(init ([0-9.]+), assign ([0-9.]+), "
+                                      "update ([0-9.]+), reduce ([0-9.]+), other ([0-9.]+) ms in all\\)\n");
+        const QRegularExpressionMatch m = line.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        const double scale = m.captured(2) == "s" ? 1e3 : m.captured(2) == "ms" ? 1 : 1e-3;
+        const double totalMs = m.captured(1).toDouble() * scale;
+        double partsMs = 0;
+        for (int part = 3; part <= 7; ++part) partsMs += m.captured(part).toDouble();
+        // The total is printed to 4 digits, each part to 0.1 ms.
+        QVERIFY2(std::abs(partsMs - totalMs) <= 0.005 * totalMs + 0.3, qPrintable(r.out));
+    }
+
     void missingFileExit3()
     {
         const CliResult r = runCli({"run", "--data", "/nonexistent/prices.csv"});
