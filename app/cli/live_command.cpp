@@ -7,6 +7,7 @@
 #include "app/live/feed_client.h"
 #include "engine/core/error.h"
 #include "engine/core/percentile.h"
+#include "engine/core/printable.h"
 #include "engine/data/text_cells.h"
 #include "engine/exec/topology.h"
 #include "engine/store/run_store.h"
@@ -190,12 +191,18 @@ std::string eventsText(const stream::LiveUpdate& u)
     }
     if (!born.empty()) text += std::string(text.empty() ? "" : "; ") + "born " + ids(born);
     if (!died.empty()) text += std::string(text.empty() ? "" : "; ") + "died " + ids(died);
-    // The flows between surviving clusters: "moved 0->1 x25".
-    std::map<std::pair<int, int>, int> flows;
-    for (const stream::Migration& m : u.migrations) ++flows[{m.from, m.to}];
-    for (const auto& [pair, count] : flows)
+    // The flows between surviving clusters, with the first few movers by name: "moved
+    // 0->1 x25 (S00_A001, S00_A003, S00_A005, ...)" (--json lists every one).
+    constexpr std::size_t kNamed = 3;
+    std::map<std::pair<int, int>, std::vector<std::string>> flows;
+    for (const stream::Migration& m : u.migrations) flows[{m.from, m.to}].push_back(m.asset);
+    for (const auto& [pair, assets] : flows) {
+        std::string names;
+        for (std::size_t i = 0; i < std::min(assets.size(), kNamed); ++i) names += (i ? ", " : "") + printable(assets[i]);
+        if (assets.size() > kNamed) names += ", ...";
         text += std::string(text.empty() ? "" : "; ") + "moved " + std::to_string(pair.first) + "->" +
-                std::to_string(pair.second) + " x" + std::to_string(count);
+                std::to_string(pair.second) + " x" + std::to_string(assets.size()) + " (" + names + ")";
+    }
     return text.empty() ? "none" : text;
 }
 

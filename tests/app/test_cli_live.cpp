@@ -12,10 +12,12 @@
 #include <QJsonObject>
 #include <QDateTime>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <set>
 
@@ -47,31 +49,37 @@ private slots:
         QVERIFY2(feed.started && feed.webSocketUrl().isValid(), qPrintable(feed.log()));
         clusterdesk::test::TempDir temp;
         const QString db = QString::fromStdString(temp.path()) + "/runs.sqlite";
+        // The text on stdout as a user reads it, the JSON lines in a file beside it.
+        const QString jsonPath = QString::fromStdString(temp.path()) + "/updates.jsonl";
         QProcess cli;
         cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
-                  {"live", "--feed", feed.webSocketUrl().toString(), "--k", "10", "--updates", "40", "--json", "-", "--db", db});
+                  {"live", "--feed", feed.webSocketUrl().toString(), "--k", "10", "--updates", "40", "--json", jsonPath, "--db", db});
         QVERIFY(cli.waitForStarted(10000));
-        QList<QJsonObject> updates;
-        QJsonObject summary;
-        bool rotated = false;
-        while (summary.isEmpty()) {
+        QStringList textUpdates;
+        bool ended = false;
+        while (!ended) {
             if (!cli.canReadLine() && !cli.waitForReadyRead(120000)) break;  // the suite's TIMEOUT is the real limit
             while (cli.canReadLine()) {
-                const QJsonObject line = QJsonDocument::fromJson(cli.readLine()).object();
-                if (line.contains("summary")) {
-                    summary = line["summary"].toObject();
-                    break;
-                }
-                updates << line;
+                const QString line = QString::fromUtf8(cli.readLine());
+                ended = line.startsWith("summary:");
+                if (!line.startsWith("update ")) continue;
+                textUpdates << line;
                 // The regime change once the picture has been right a few times.
-                if (!rotated && updates.size() == 5) {
-                    ::kill(static_cast<pid_t>(feed.process().processId()), SIGUSR1);
-                    rotated = true;
-                }
+                if (textUpdates.size() == 5) ::kill(static_cast<pid_t>(feed.process().processId()), SIGUSR1);
             }
         }
         QVERIFY(cli.waitForFinished(60000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QCOMPARE(textUpdates.size(), 40);
+        QList<QJsonObject> updates;
+        QJsonObject summary;
+        QFile jsonFile(jsonPath);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        for (const QByteArray& line : jsonFile.readAll().split('\n')) {
+            const QJsonObject object = QJsonDocument::fromJson(line).object();
+            if (object.contains("summary")) summary = object["summary"].toObject();
+            else if (!object.isEmpty()) updates << object;
+        }
         QCOMPARE(updates.size(), 40);
         QVERIFY(!summary.isEmpty());
         QCOMPARE(summary["updates"].toInt(), 40);
@@ -130,6 +138,11 @@ private slots:
         QVERIFY(!moved.count("S00_A000"));
         QCOMPARE(flows.size(), std::size_t(1));
         QVERIFY(flows.begin()->first != flows.begin()->second);
+        // The text names the first movers of each flow.
+        const QString flowText = QString("moved %1->%2 x").arg(flows.begin()->first).arg(flows.begin()->second);
+        const QRegularExpression named(QRegularExpression::escape(flowText) + "[0-9]+ \\(S0[01]_A[0-9]{3}(, S0[01]_A[0-9]{3}){0,2}(, \\.\\.\\.)?\\)");
+        QVERIFY2(std::any_of(textUpdates.begin(), textUpdates.end(), [&](const QString& line) { return named.match(line).hasMatch(); }),
+                 qPrintable(textUpdates.join("")));
 
     }
 
