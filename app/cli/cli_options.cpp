@@ -228,6 +228,7 @@ Runs (every command takes --db PATH; ID is a run id or a unique prefix of one):
   runs delete ID          hides a run for good (its record stays in the hash chain;
                           a deletion is itself chained, so it is not undone)
   runs gc                 removes the stored labels and centroids of deleted runs
+
 What-if (the same job on several topologies, measured here or modeled):
   whatif (--data PATH | --demo SPEC) --topologies LIST [engine options] [--json PATH|-]
                           runs the job on each topology this machine has, predicts it

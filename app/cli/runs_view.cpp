@@ -110,7 +110,7 @@ std::string runListText(const std::vector<store::RunInfo>& runs)
         text += line;
     }
     if (runs.empty()) text += "(no runs)\n";
-    if (anyDeleted) text += "* deleted: kept in the history and the chain; runs gc removes its labels and centroids\n";
+    if (anyDeleted) text += "* deleted: kept in the history and the chain; runs gc removes a deleted run's labels and centroids\n";
     return text;
 }
 

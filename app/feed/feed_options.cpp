@@ -56,10 +56,10 @@ FeedOptions parseFeedOptions(const QStringList& arguments)
     parser.addOptions({
         {"demo", "Stream a live demo: market[:assets=500,sectors=10,seed=7,step_ms=100,corr_market=0.3,corr_sector=0.7].", "SPEC"},
         {"ticks", "Replay a ticks file (timestamp,symbol,price[,size]).", "FILE"},
-        {"speed", "Exchange seconds per wall second (1 = real time), or max.", "N|max", "1"},
-        {"listen", "WebSocket address; port 0 picks a free one.", "HOST:PORT", "127.0.0.1:0"},
+        {"speed", "Exchange seconds per wall second (1 = real time, the default), or max.", "N|max", "1"},
+        {"listen", "WebSocket address (default 127.0.0.1:0); port 0 picks a free one.", "HOST:PORT", "127.0.0.1:0"},
         {"tcp-listen", "Plain TCP address (newline-delimited JSON); default: the WebSocket host, a free port.", "HOST:PORT"},
-        {"rotate-at", "The demo's sector rotation, this many wall-clock seconds after start (whatever the speed).", "SECONDS"},
+        {"rotate-at", "The demo's sector rotation, this many wall-clock seconds after start (whatever the speed); without it, only SIGUSR1 rotates.", "SECONDS"},
         {"token-file", "A file whose first line is the access token clients must present.", "FILE"},
         {"cert", "TLS certificate (PEM): serve wss:// instead of ws://.", "FILE"},
         {"key", "TLS private key (PEM) for --cert.", "FILE"},

@@ -71,21 +71,36 @@ bool savePng(QWidget& shown, const QString& path, const std::vector<ProtectedFil
     return true;
 }
 
+// The docked panel (Data, Engine, Topology) titled `name`; null when none is.
+QDockWidget* panelNamed(ui::MainWindow& window, const QString& name)
+{
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->windowTitle().compare(name, Qt::CaseInsensitive) == 0) return dock;
+    return nullptr;
+}
+
+// Why `name` is no tab or panel to capture, with every one that is; empty when it is one.
+QString whyNoSuchPicture(ui::MainWindow& window, const QString& name)
+{
+    if (panelNamed(window, name) || window.tabTitles().contains(name, Qt::CaseInsensitive)) return {};
+    QStringList panels;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) panels << dock->windowTitle();
+    panels.sort();
+    return QString("no tab or panel '%1' (tabs: %2; or all of them: all; panels: %3)")
+        .arg(name, window.tabTitles().join(", "), panels.join(", "));
+}
+
 bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path, const std::vector<ProtectedFile>& keep)
 {
-    // A docked panel's title (Data, Engine, Topology): that panel alone, floated and
-    // tall enough to show all of it.
-    QDockWidget* panel = nullptr;
-    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
-        if (dock->windowTitle().compare(tab, Qt::CaseInsensitive) == 0) panel = dock;
+    // A docked panel alone, floated and tall enough to show all of it.
+    QDockWidget* const panel = panelNamed(window, tab);
     if (panel) {
         panel->setFloating(true);
         panel->resize(440, 760);
         panel->show();
         panel->raise();
-    } else if (!window.showTab(tab)) {
-        std::fprintf(stderr, "clusterdesk: no tab '%s' (tabs: %s)\n", qPrintable(tab), qPrintable(window.tabTitles().join(", ")));
-        return false;
+    } else {
+        window.showTab(tab);  // writeScreenshots checked the name before the job ran
     }
     // The Compare tab holds its own choices: without the docked panels its table and
     // graphs get the window's width, as a quick look at a comparison would give them.
@@ -228,6 +243,10 @@ int writeScreenshots(const ScreenshotRequest& request)
     }
     Workstation station(storePath);
     ui::MainWindow& window = station.window();
+    if (const QString why = all ? QString() : whyNoSuchPicture(window, request.tab); !why.isEmpty()) {
+        std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(why));
+        return 2;
+    }
     window.resize(1280, 800);
     window.show();
     if (!request.feed.isEmpty()) {
