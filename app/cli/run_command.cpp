@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -136,6 +137,10 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     request.store = runStore ? &*runStore : nullptr;
     request.recordingRequired = true;
     request.parents = std::move(parents);
+    // Recorded, so nothing later written for the run (an export, a report) replaces it.
+    const std::string initCentroidsFile =
+        options.initCentroidsPath.empty() ? std::string() : std::filesystem::absolute(options.initCentroidsPath).lexically_normal().string();
+    request.initCentroidsFile = initCentroidsFile;
     // Usage errors surface here, before the run is recorded; what fails after is recorded.
     session::RunSession session(std::move(request));
 
@@ -163,7 +168,8 @@ ExecutedRun executeRun(RunOptions& options, std::vector<store::LineageEdge> pare
     std::signal(SIGINT, SIG_DFL);
 
     const RunReport& report = result.report;
-    const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power};
+    const RunSummaryInput summary{*data, session.params(), topology, report, data->contentHash(), result.peakRssMiB, result.power,
+                                  initCentroidsFile};
     // The result files even when the store failed at the end (disk full, locked for a
     // minute): that must not cost the user the clustering itself. A cancelled run's
     // partial answer never replaces what they held.

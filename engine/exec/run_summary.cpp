@@ -75,6 +75,7 @@ std::string runSummaryJson(const RunSummaryInput& in)
     j["ms_per_iteration"] = msPerIteration(r);
     j["phases_ms"] = {{"init", r.initMs}, {"assign", phases.assign}, {"update", phases.update}, {"reduce", phases.reduce}};
     j["sizes"] = r.sizes;
+    if (!in.initCentroidsFile.empty()) j["init_centroids_file"] = in.initCentroidsFile;
     j["empty_clusters"] = std::count(r.sizes.begin(), r.sizes.end(), 0);
     j["dataset"] = {{"rows", in.data.rows},
                     {"cols", in.data.cols},

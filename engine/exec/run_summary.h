@@ -18,6 +18,7 @@ struct RunSummaryInput {
     std::string datasetHash;
     double peakRssMiB = 0;   // of the whole process, 0 when unknown
     std::optional<PowerSummary> power;  // energy while the run executed, when it was sampled
+    std::string initCentroidsFile;      // the file the initial centroids came from (absolute), if any
 };
 
 std::string runSummaryJson(const RunSummaryInput& in);

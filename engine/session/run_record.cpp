@@ -129,7 +129,12 @@ std::string whyNotTheData(const store::RunInfo& run, const Dataset& data)
 
 std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run)
 {
-    return inputFilesOf(run.dataSource, "run " + run.id.substr(0, 8));
+    const std::string whose = "run " + run.id.substr(0, 8);
+    std::vector<ProtectedFile> files = inputFilesOf(run.dataSource, whose);
+    const nlohmann::json metrics = nlohmann::json::parse(run.metricsJson, nullptr, false);
+    if (metrics.is_object() && metrics.contains("init_centroids_file") && metrics["init_centroids_file"].is_string())
+        files.push_back({metrics["init_centroids_file"].get<std::string>(), "the initial centroids (--init-centroids) of " + whose});
+    return files;
 }
 
 Dataset openRecordedDataset(const store::RunInfo& run)

@@ -38,7 +38,8 @@ std::string whyNotTheData(const store::RunInfo& run, const Dataset& data);
 // before row names were hashed are compared by position.
 std::string whyLabelsNotComparable(const store::RunRecord& a, const store::RunRecord& b);
 
-// The files a recorded run read (its data, its sector map: inputFilesOf(SourceSpec)),
+// The files a recorded run read (its data, its sector map: inputFilesOf(SourceSpec); the
+// file of its initial centroids, which its metrics name as init_centroids_file),
 // which nothing written for it may replace.
 std::vector<ProtectedFile> inputFilesOf(const store::RunInfo& run);
 

@@ -97,7 +97,8 @@ RunResult RunSession::run(const RunControl& control, PowerSampler& power)
     result.power = power.summary();
     result.peakRssMiB = processMemory().peakMiB;
     if (result.runId.empty()) return result;
-    const RunSummaryInput summary{data, m_request.params, m_request.topology, result.report, result.datasetHash, result.peakRssMiB, result.power};
+    const RunSummaryInput summary{data, m_request.params, m_request.topology, result.report, result.datasetHash, result.peakRssMiB, result.power,
+                                  m_request.initCentroidsFile};
     try {
         m_request.store->finishRun(result.runId, finishedOutcome(summary, power));
     } catch (const std::exception& e) {

@@ -39,6 +39,7 @@ struct RunRequest {
     bool recordingRequired = false;       // a run the store refuses is not started
     std::vector<store::LineageEdge> parents;  // e.g. the run this one re-runs or warm-starts from
     std::string liveInput;                    // a live update: store::NewRun::liveInput
+    std::string initCentroidsFile;            // where params.initialCentroids were read (absolute), if from a file
     // Called on the run's thread once the run is in the store, before it executes.
     std::function<void(const std::string& runId)> onRecorded;
 };

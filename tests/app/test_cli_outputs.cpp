@@ -132,6 +132,28 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("run.json")));  // checked before anything is written
     }
 
+    void nothingWrittenForARunReplacesItsInitialCentroids()
+    {
+        // The centroids a run started from, in a file an export and a report would write.
+        QTemporaryDir dir;
+        const QString data = dir.filePath("points.csv"), db = dir.filePath("S");
+        QVERIFY(writeText(data, "x,y\n1,2\n3,4\n10,11\n12,13\n"));
+        const QByteArray centroids = "a,b\n1,2\n11,12\n";
+        for (const QString& name : {"centroids.csv", "q.labels.csv"}) {
+            const QString start = dir.filePath(name);
+            QVERIFY(writeText(start, centroids));
+            const CliResult run = runCli({"run", "--data", data, "--k", "2", "--init-centroids", start, "--db", db});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            const QString id = QRegularExpression("recorded  run ([0-9a-f-]{36})").match(run.out).captured(1);
+            const CliResult refused = name == "centroids.csv" ? runCli({"runs", "export", id, "--out", dir.path(), "--db", db})
+                                                              : runCli({"report", id, "--out", dir.filePath("q.pdf"), "--db", db});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY2(refused.err.contains(start + " would overwrite the initial centroids (--init-centroids) of run " + id.left(8)),
+                     qPrintable(refused.err));
+            QCOMPARE(contentOf(start), centroids);
+        }
+    }
+
     void twoOutputsOnOneFileAreRefused()
     {
         QTemporaryDir dir;
