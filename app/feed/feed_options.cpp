@@ -1,10 +1,13 @@
 #include "feed_options.h"
 
+#include "engine/core/error.h"
+#include "engine/data/file_bytes.h"
+
 #include <QCommandLineParser>
-#include <QFile>
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace clusterdesk::feed {
 namespace {
@@ -71,6 +74,9 @@ FeedOptions parseFeedOptions(const QStringList& arguments)
     }
     if (!parser.positionalArguments().isEmpty())
         usageError("unexpected argument '" + parser.positionalArguments().first() + "'");
+    // Given twice, an option is refused rather than resolved by order (as clusterdesk-cli does).
+    for (const QString& name : parser.optionNames())
+        if (parser.values(name).size() > 1) usageError("--" + name + " is given more than once; give it once");
 
     FeedOptions options;
     if (parser.isSet("demo") == parser.isSet("ticks")) usageError("give one of --demo SPEC or --ticks FILE");
@@ -94,14 +100,21 @@ FeedOptions parseFeedOptions(const QStringList& arguments)
         if (!options.ticksFile.isEmpty()) usageError("--rotate-at is the demo's regime change; a ticks file has its own");
         bool ok = false;
         const double seconds = parser.value("rotate-at").toDouble(&ok);
-        if (!ok || seconds < 0) usageError("--rotate-at " + parser.value("rotate-at") + ": expected seconds >= 0");
+        // The timer counts int milliseconds: beyond that the rotation would come at once.
+        constexpr double kLatestSeconds = std::numeric_limits<int>::max() / 1000;
+        if (!ok || !(seconds >= 0 && seconds <= kLatestSeconds))
+            usageError("--rotate-at " + parser.value("rotate-at") + ": expected seconds from 0 to " + QString::number(kLatestSeconds) +
+                       " (about 24 days)");
         options.rotateAt = seconds;
     }
     if (parser.isSet("token-file")) {
-        QFile file(parser.value("token-file"));
-        if (!file.open(QIODevice::ReadOnly)) usageError("--token-file " + file.fileName() + ": " + file.errorString());
-        options.token = QString::fromUtf8(file.readLine()).trimmed();
-        if (options.token.isEmpty()) usageError("--token-file " + file.fileName() + ": the first line is empty");
+        const QString tokenFile = parser.value("token-file");
+        try {
+            options.token = QString::fromStdString(data::readFirstLine(tokenFile.toStdString())).trimmed();
+        } catch (const DataError& e) {
+            usageError("--token-file: " + QString::fromStdString(e.what()));
+        }
+        if (options.token.isEmpty()) usageError("--token-file " + tokenFile + ": the first line is empty");
     }
     if (!options.host.isLoopback() && options.token.isEmpty())
         usageError("--listen " + options.host.toString() +

@@ -3,7 +3,9 @@
 #include "feed_client_link.h"
 #include "feed_log.h"
 
-#include <QFile>
+#include "engine/core/error.h"
+#include "engine/data/file_bytes.h"
+
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -12,6 +14,8 @@
 #include <QTimer>
 #include <QWebSocket>
 #include <QWebSocketServer>
+
+#include <tuple>
 
 namespace clusterdesk::feed {
 namespace {
@@ -24,17 +28,17 @@ constexpr int kSubscribeTimeoutMs = 10000;
 
 bool loadTls(const FeedOptions& options, QSslConfiguration& tls, QString* problem)
 {
-    QFile cert(options.certFile), key(options.keyFile);
-    if (!cert.open(QIODevice::ReadOnly)) {
-        *problem = "--cert " + options.certFile + ": " + cert.errorString();
-        return false;
+    QByteArray certPem, keyPem;
+    for (auto [option, path, pem] : {std::tuple{"--cert", &options.certFile, &certPem}, std::tuple{"--key", &options.keyFile, &keyPem}}) {
+        try {
+            *pem = QByteArray::fromStdString(data::readFileBytes(path->toStdString()));
+        } catch (const DataError& e) {
+            *problem = QString(option) + ": " + QString::fromStdString(e.what());
+            return false;
+        }
     }
-    if (!key.open(QIODevice::ReadOnly)) {
-        *problem = "--key " + options.keyFile + ": " + key.errorString();
-        return false;
-    }
-    const QSslCertificate certificate(&cert, QSsl::Pem);
-    const QSslKey privateKey(&key, QSsl::Rsa, QSsl::Pem);
+    const QSslCertificate certificate(certPem, QSsl::Pem);
+    const QSslKey privateKey(keyPem, QSsl::Rsa, QSsl::Pem);
     if (certificate.isNull()) {
         *problem = "--cert " + options.certFile + ": not a PEM certificate";
         return false;

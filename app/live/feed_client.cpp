@@ -3,8 +3,8 @@
 #include "feed_connection.h"
 
 #include "engine/core/error.h"
+#include "engine/data/file_bytes.h"
 
-#include <QFile>
 #include <QStringList>
 #include <QThread>
 
@@ -13,10 +13,11 @@ namespace clusterdesk::live {
 QString readFeedToken(const QString& tokenFile)
 {
     if (tokenFile.isEmpty()) return qEnvironmentVariable("CLUSTERDESK_FEED_TOKEN").trimmed();
-    QFile file(tokenFile);
-    if (!file.open(QIODevice::ReadOnly))
-        throw UsageError("token file " + tokenFile.toStdString() + ": " + file.errorString().toStdString());
-    return QString::fromUtf8(file.readLine()).trimmed();
+    try {
+        return QString::fromStdString(data::readFirstLine(tokenFile.toStdString())).trimmed();
+    } catch (const DataError& e) {
+        throw UsageError(std::string("token file: ") + e.what());
+    }
 }
 
 std::int64_t FeedStats::badTotal() const

@@ -3,13 +3,12 @@
 #include "clusterdesk/device_catalog.h"
 #include "engine/core/error.h"
 #include "engine/core/sha256.h"
+#include "engine/data/file_bytes.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace clusterdesk {
 namespace {
@@ -227,11 +226,7 @@ HardwareCatalog loadHardwareCatalog(const std::string& path)
         std::error_code ec;
         if (!std::filesystem::exists(file, ec)) return builtinCatalog();
     }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw DataError(file.string(), 0, 0, "cannot read the catalog");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseHardwareCatalog(text.str(), file.string());
+    return parseHardwareCatalog(data::readFileBytes(file.string()), file.string());
 }
 
 }  // namespace clusterdesk

@@ -90,4 +90,13 @@ std::string readFilePrefix(const std::string& path, std::size_t maxBytes)
     return readUpTo(path, maxBytes);
 }
 
+std::string readFirstLine(const std::string& path)
+{
+    constexpr std::size_t kLongestLine = 64 * 1024;  // keys and tokens are far shorter
+    std::string line = readUpTo(path, kLongestLine);
+    line.erase(std::min(line.find('\n'), line.size()));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+}
+
 }  // namespace clusterdesk::data

@@ -1,6 +1,7 @@
 // Reading input files whole or in part; failures are DataErrors naming the file.
 //
-// Every input the user names (data, initial centroids, hostfiles) is opened through
+// Every input the user names (data, initial centroids, hostfiles, keys, tokens,
+// catalogs) is opened through
 // openRegularFile: a FIFO blocks forever in open() until a writer appears, and a
 // device such as /dev/zero never ends, so neither may reach a reader.
 #pragma once
@@ -27,6 +28,10 @@ std::string readFileBytes(const std::string& path);
 
 // At most maxBytes from the start of the file.
 std::string readFilePrefix(const std::string& path, std::size_t maxBytes);
+
+// The first line (without its line break) of a small file such as a key or a token,
+// read through openRegularFile: a FIFO named there is refused, never waited on.
+std::string readFirstLine(const std::string& path);
 
 // Size in bytes of a regular file; throws DataError as openRegularFile does.
 std::uint64_t fileSize(const std::string& path);

@@ -1,7 +1,9 @@
 #include "run_chain.h"
 
 #include "artifact_codec.h"
+#include "engine/core/error.h"
 #include "engine/core/sha256.h"
+#include "engine/data/file_bytes.h"
 #include "sqlite_db.h"
 #include "store_path.h"
 
@@ -17,6 +19,7 @@
 #include <fstream>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace clusterdesk::store {
 namespace {
@@ -121,10 +124,12 @@ std::optional<std::string> readKey(const std::filesystem::path& file)
 {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec) && !ec) return std::nullopt;
-    std::ifstream in(file);
-    if (!in) throw StoreError(file.string() + ": cannot read the run store's chain key: " + std::strerror(errno));
     std::string hex;
-    std::getline(in, hex);
+    try {
+        hex = data::readFirstLine(file.string());
+    } catch (const DataError& e) {
+        throw StoreError(std::string("cannot read the run store's chain key: ") + e.what());
+    }
     if (hex.size() != 2 * kKeyBytes || hex.find_first_not_of("0123456789abcdef") != std::string::npos)
         throw StoreError(file.string() + ": not a chain key (one line of 64 hex digits expected)");
     return hex;
@@ -214,7 +219,12 @@ std::string headFile(Database& db)
 
 std::optional<ChainHead> rememberedHead(Database& db)
 {
-    std::ifstream in(headFile(db));
+    std::istringstream in;
+    try {
+        in.str(data::readFirstLine(headFile(db)));  // not waited on if a FIFO stands there
+    } catch (const DataError&) {
+        return std::nullopt;  // none yet (a new store), or nothing a store wrote
+    }
     ChainHead head;
     if (!(in >> head.seq >> head.hash)) return std::nullopt;
     return head;

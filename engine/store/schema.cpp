@@ -273,7 +273,9 @@ int migrate(Database& db)
         try {
             kMigrations[version](db);
         } catch (const StoreError& e) {
-            throw StoreError(std::string(e.what()) + " (migrating from schema version " + std::to_string(version) + ")");
+            // A new store runs every migration: that is its creation, not an upgrade.
+            throw StoreError(std::string(e.what()) +
+                             (found == 0 ? std::string(" (creating the store)") : " (migrating from schema version " + std::to_string(version) + ")"));
         }
         // user_version cannot be a bound parameter; the value is our own integer.
         db.exec(("PRAGMA user_version = " + std::to_string(version + 1)).c_str());

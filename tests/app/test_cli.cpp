@@ -420,8 +420,9 @@ private slots:
     }
 
     // A FIFO blocks in open() until a writer comes and /dev/zero never ends: as data,
-    // hostfile or initial centroids each is refused at once, naming the path and what
-    // it is. runCli's timeout turns a hang into a failure instead of a stuck suite.
+    // hostfile, initial centroids, a feed's token, a hardware catalog or the store's
+    // chain key each is refused at once, naming the path and what it is. runCli's
+    // timeout turns a hang into a failure instead of a stuck suite.
     void nonRegularInputsAreRefused_data()
     {
         QTest::addColumn<QString>("option");  // where the special file goes
@@ -434,6 +435,10 @@ private slots:
         QTest::newRow("/dev/zero as hostfile") << "--topology" << false << 2 << "(a character device)";
         QTest::newRow("FIFO as initial centroids") << "--init-centroids" << true << 3 << "(a FIFO)";
         QTest::newRow("/dev/zero as initial centroids") << "--init-centroids" << false << 3 << "(a character device)";
+        QTest::newRow("FIFO as a feed's token") << "--token-file" << true << 2 << "(a FIFO)";
+        QTest::newRow("FIFO as the hardware catalog") << "--catalog" << true << 3 << "(a FIFO)";
+        QTest::newRow("FIFO as the chain key") << "CLUSTERDESK_CHAIN_KEY" << true << 4 << "(a FIFO)";
+        QTest::newRow("/dev/zero as the chain key") << "CLUSTERDESK_CHAIN_KEY" << false << 4 << "(a character device)";
     }
 
     void nonRegularInputsAreRefused()
@@ -449,13 +454,22 @@ private slots:
             QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
         }
         QStringList args{"run"};
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         if (option == "--data")
             args << "--data" << path << "--layout" << "matrix";
         else if (option == "--topology")
             args << "--demo" << "blobs:n=100,d=2,k=2" << "--topology" << "pool:" + path;
-        else
+        else if (option == "--init-centroids")
             args << "--demo" << "blobs:n=100,d=2,k=2" << "--init-centroids" << path;
-        const CliResult r = runCli(args, 60000);
+        else if (option == "--token-file")
+            args = QStringList{"live", "--feed", "tcp://127.0.0.1:1", "--no-record", "--token-file", path};
+        else if (option == "--catalog")
+            args = QStringList{"whatif", "--shape", "10x3", "--k", "2", "--topologies", "model:h200", "--catalog", path};
+        else {
+            env.insert(option, path);
+            args << "--demo" << "blobs:n=100,d=2,k=2" << "--db" << dir.filePath("runs.sqlite");
+        }
+        const CliResult r = runCliIn(env, args, 60000);
         QVERIFY2(r.exitCode == exitCode, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(r.err.contains(path + ": is not a regular file " + kind), qPrintable(r.err));
         QVERIFY2(r.out.isEmpty(), "a refused run must not have run");

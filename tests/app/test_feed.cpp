@@ -13,7 +13,12 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
+
+#include <utility>
 
 using namespace clusterdesk;
 using clusterdesk::test::FeedProcess;
@@ -233,12 +238,31 @@ private slots:
     {
         for (const QStringList& args : {QStringList{}, QStringList{"--demo", "blobs"}, QStringList{"--demo", "market", "--speed", "-1"},
                                         QStringList{"--demo", "market", "--cert", "x.pem"},
-                                        QStringList{"--ticks", "t.csv", "--rotate-at", "3"}}) {
+                                        QStringList{"--ticks", "t.csv", "--rotate-at", "3"},
+                                        QStringList{"--demo", "market", "--rotate-at", "1e16"},
+                                        QStringList{"--demo", "market", "--speed", "1", "--speed", "2"}}) {
             QProcess feed;
             feed.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-feed"), args);
             QVERIFY(feed.waitForFinished(20000));
             QCOMPARE(feed.exitCode(), 2);
             QVERIFY2(feed.readAllStandardError().startsWith("clusterdesk-feed: "), qPrintable(args.join(' ')));
+        }
+    }
+
+    // A FIFO named as the token, certificate or key is refused at once, never waited on.
+    void aFifoIsRefusedNotWaitedOn()
+    {
+        QTemporaryDir dir;
+        const QString pipe = dir.filePath("pipe");
+        QCOMPARE(::mkfifo(QFile::encodeName(pipe).constData(), 0600), 0);
+        for (const auto& [args, option] : {std::pair{QStringList{"--listen", "0.0.0.0:0", "--token-file", pipe}, "--token-file"},
+                                           std::pair{QStringList{"--cert", pipe, "--key", pipe}, "--cert"}}) {
+            QProcess feed;
+            feed.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-feed"), QStringList{"--demo", "market"} + args);
+            QVERIFY(feed.waitForFinished(20000));
+            QVERIFY(feed.exitCode() != 0);
+            const QByteArray said = feed.readAllStandardError();
+            QVERIFY2(said.contains(QString("%1: %2: is not a regular file (a FIFO)").arg(option, pipe).toUtf8()), said.constData());
         }
     }
 };
