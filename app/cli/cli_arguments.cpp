@@ -16,6 +16,17 @@ void refuseRepeated(std::set<std::string>& seen, const std::string& option)
     if (!seen.insert(option).second) throw UsageError("option " + option + " is given twice; give it once");
 }
 
+const std::string& takeValue(const std::vector<std::string>& args, std::size_t& i)
+{
+    const std::string& option = args[i];
+    if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
+    const std::string& value = args[i + 1];
+    if (value.empty()) throw UsageError("option " + option + " needs a value, not an empty one");
+    if (value.rfind("--", 0) == 0 && value.size() > 2)
+        throw UsageError("option " + option + " needs a value, but the option " + value + " follows it");
+    return args[++i];
+}
+
 Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t minPositionals,
                          std::size_t maxPositionals, std::set<std::string> valueOptions, const std::set<std::string>& flagOptions)
 {
@@ -26,9 +37,7 @@ Arguments parseArguments(const std::string& command, const std::vector<std::stri
         const std::string& arg = args[i];
         if (valueOptions.count(arg) || flagOptions.count(arg)) refuseRepeated(seen, arg);
         if (valueOptions.count(arg)) {
-            if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
-            if (args[i + 1].empty()) throw UsageError("option " + arg + " needs a value, not an empty one");
-            parsed.values[arg] = args[++i];
+            parsed.values[arg] = takeValue(args, i);
         } else if (flagOptions.count(arg)) {
             parsed.flags.insert(arg);
         } else if (arg.rfind("--", 0) == 0) {

@@ -32,6 +32,11 @@ struct Arguments {
 // would silently win over the first. --option KEY=VALUE may repeat, one key at a time.
 void refuseRepeated(std::set<std::string>& seen, const std::string& option);
 
+// The value of the option at args[i], which moves i onto it. UsageError when there is
+// none, it is empty, or it is the next option (--labels-out --json would write a file
+// named --json; a file of that name is written ./--json).
+const std::string& takeValue(const std::vector<std::string>& args, std::size_t& i);
+
 // command: as the user typed it ("runs show", "report"), for messages. Between
 // minPositionals and maxPositionals run ids; --db is always accepted.
 Arguments parseArguments(const std::string& command, const std::vector<std::string>& args, std::size_t minPositionals,

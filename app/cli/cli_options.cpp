@@ -410,11 +410,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& option = args[i];
         refuseRepeated(seen, option);
-        auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
-            if (args[i + 1].empty()) throw UsageError("option " + option + " needs a value, not an empty one");
-            return args[++i];
-        };
+        auto value = [&]() -> const std::string& { return takeValue(args, i); };
         // Only --json has a stdout form (-): the summary and a table would mix there.
         auto fileValue = [&]() -> const std::string& {
             const std::string& path = value();

@@ -75,11 +75,7 @@ LiveCommandOptions parseLiveOptions(const std::vector<std::string>& args)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& option = args[i];
         refuseRepeated(seen, option);
-        auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
-            if (args[i + 1].empty()) throw UsageError("option " + option + " needs a value, not an empty one");
-            return args[++i];
-        };
+        auto value = [&]() -> const std::string& { return takeValue(args, i); };
         auto positive = [&](const std::string& text) { return parsePositive(option, text); };
         if (option == "--feed") o.feed = QString::fromStdString(value());
         else if (option == "--token-file") o.tokenFile = QString::fromStdString(value());

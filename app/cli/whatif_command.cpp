@@ -71,11 +71,7 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--topologies" || a == "--catalog" || a == "--shape") refuseRepeated(seen, a);
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
-            if (args[i + 1].empty()) throw UsageError("option " + a + " needs a value, not an empty one");
-            return args[++i];
-        };
+        const auto value = [&]() -> const std::string& { return takeValue(args, i); };
         if (a == "--topologies") {
             // model:DEVICE:nodes=4 carries colons, not commas: a comma always separates.
             o.topologies = splitList(value());
@@ -99,8 +95,9 @@ WhatifOptions parseWhatifOptions(const std::vector<std::string>& args)
             if (a == "--data" || a == "--demo") throw UsageError("--shape describes a job without data: give --shape or " + a + ", not both");
             if (a == "--db") throw UsageError("--shape models a job without running it, so nothing is recorded: leave out --db");
         }
-        rest.insert(rest.end(), {"--demo", "blobs"});
-        if (std::find(rest.begin(), rest.end(), "--no-record") == rest.end()) rest.push_back("--no-record");
+        // In front, so an option left without its value at the end is still the last.
+        rest.insert(rest.begin(), {"--demo", "blobs"});
+        if (std::find(rest.begin(), rest.end(), "--no-record") == rest.end()) rest.insert(rest.begin(), "--no-record");
     }
     o.run = parseRunOptions(rest);
     return o;

@@ -100,6 +100,13 @@ private slots:
         // As a double this is 2: the text, not its nearest double, says whether it is whole.
         QTest::newRow("k a hair above a whole number") << QStringList{"run", "--demo", "blobs", "--k", "2.0000000000000001"}
                                                        << "option --k: '2.0000000000000001' is not a whole number";
+        // A path option followed by another option: refused, not a file named --centroids-out.
+        QTest::newRow("an option where a value goes") << QStringList{"run", "--demo", "blobs", "--labels-out", "--centroids-out", "c.csv"}
+                                                      << "option --labels-out needs a value, but the option --centroids-out follows it";
+        QTest::newRow("an option where a run id's value goes") << QStringList{"runs", "verify", "--report", "--db", "x.sqlite"}
+                                                               << "option --report needs a value, but the option --db follows it";
+        QTest::newRow("a shape's last option without its value") << QStringList{"whatif", "--shape", "100x3", "--topologies", "model:h200", "--json"}
+                                                                  << "option --json needs a value";
         QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";
