@@ -372,9 +372,12 @@ int liveCommand(const std::vector<std::string>& args)
         // Without an update there is no latency to give, only the reason.
         // A feed that never answered (no socket, or a socket and not a message: another
         // service on that port) ends the session as an error, not as a quiet market.
+        // So does a feed whose every message was bad: nothing it said could be used.
         const bool answered = stats.messages > 0;
-        const std::string silence = stats.connections > 0 ? "the feed was reached but never answered" : "the feed was never reached";
-        const std::string waiting = updates > 0 ? std::string() : answered ? clusterer.waitingFor().text : silence;
+        const bool onlyBad = answered && stats.ticks == 0 && stats.badTotal() > 0;
+        const std::string silence = !answered ? (stats.connections > 0 ? "the feed was reached but never answered" : "the feed was never reached")
+                                              : onlyBad ? "every message the feed sent was bad" : std::string();
+        const std::string waiting = updates > 0 ? std::string() : !silence.empty() ? silence : clusterer.waitingFor().text;
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;
         if (json) *json << nlohmann::json{{"summary", summary}}.dump() << std::endl;
@@ -387,12 +390,16 @@ int liveCommand(const std::vector<std::string>& args)
                               percentile(latencies, 0.5), percentile(latencies, 0.99));
             const std::string why = waiting.empty() ? std::string() : " (" + waiting + ")";
             const std::string badWhy = stats.badTotal() > 0 ? " (" + stats.badByReason().toStdString() + ")" : std::string();
-            std::printf("summary: %s%s; %lld ticks, %lld gaps, %lld reconnects, %lld bad messages%s; peak RSS %.0f MiB\n", head,
-                        why.c_str(), static_cast<long long>(stats.ticks),
+            // Ticks older than their bar are dropped (it may be published already): said,
+            // so a feed whose clock runs backwards is not a mystery of empty windows.
+            const std::string late = inbox.lateTicks() > 0 ? ", " + std::to_string(inbox.lateTicks()) + " late ticks (older than their bar, dropped)"
+                                                           : std::string();
+            std::printf("summary: %s%s; %lld ticks%s, %lld gaps, %lld reconnects, %lld bad messages%s; peak RSS %.0f MiB\n", head,
+                        why.c_str(), static_cast<long long>(stats.ticks), late.c_str(),
                         static_cast<long long>(stats.gaps), static_cast<long long>(stats.reconnects),
                         static_cast<long long>(stats.badTotal()), badWhy.c_str(), processMemory().peakMiB);
         }
-        if (!answered) {
+        if (!answered || onlyBad) {
             std::cerr << "clusterdesk-cli: live: " << o.feed.toStdString() << ": " << silence << " in "
                       << static_cast<long long>(seconds) << " s"
                       << (stats.lastProblem.isEmpty() ? std::string() : " (" + stats.lastProblem.toStdString() + ")") << '\n';

@@ -1,7 +1,7 @@
 #include "feed_options.h"
 
 #include "engine/core/error.h"
-#include "engine/data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <QCommandLineParser>
 
@@ -110,7 +110,7 @@ FeedOptions parseFeedOptions(const QStringList& arguments)
     if (parser.isSet("token-file")) {
         const QString tokenFile = parser.value("token-file");
         try {
-            options.token = QString::fromStdString(data::readFirstLine(tokenFile.toStdString())).trimmed();
+            options.token = QString::fromStdString(readFirstLine(tokenFile.toStdString())).trimmed();
         } catch (const DataError& e) {
             usageError("--token-file: " + QString::fromStdString(e.what()));
         }

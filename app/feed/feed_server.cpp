@@ -4,7 +4,7 @@
 #include "feed_log.h"
 
 #include "engine/core/error.h"
-#include "engine/data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -31,7 +31,7 @@ bool loadTls(const FeedOptions& options, QSslConfiguration& tls, QString* proble
     QByteArray certPem, keyPem;
     for (auto [option, path, pem] : {std::tuple{"--cert", &options.certFile, &certPem}, std::tuple{"--key", &options.keyFile, &keyPem}}) {
         try {
-            *pem = QByteArray::fromStdString(data::readFileBytes(path->toStdString()));
+            *pem = QByteArray::fromStdString(readFileBytes(path->toStdString()));
         } catch (const DataError& e) {
             *problem = QString(option) + ": " + QString::fromStdString(e.what());
             return false;

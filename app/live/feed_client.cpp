@@ -3,7 +3,7 @@
 #include "feed_connection.h"
 
 #include "engine/core/error.h"
-#include "engine/data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <QStringList>
 #include <QThread>
@@ -14,7 +14,7 @@ QString readFeedToken(const QString& tokenFile)
 {
     if (tokenFile.isEmpty()) return qEnvironmentVariable("CLUSTERDESK_FEED_TOKEN").trimmed();
     try {
-        return QString::fromStdString(data::readFirstLine(tokenFile.toStdString())).trimmed();
+        return QString::fromStdString(readFirstLine(tokenFile.toStdString())).trimmed();
     } catch (const DataError& e) {
         throw UsageError(std::string("token file: ") + e.what());
     }
@@ -60,6 +60,8 @@ FeedClient::FeedClient(FeedClientOptions options, stream::TickInbox& inbox, QObj
     , m_inbox(inbox)
     , m_stats(std::make_shared<SharedStats>())
 {
+    // An invalid URL (port 99999) prints as nothing; its error quotes what was typed.
+    if (!m_options.url.isValid()) throw UsageError("feed URL: " + m_options.url.errorString().toStdString());
     const QString scheme = m_options.url.scheme();
     if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp"))
         throw UsageError("feed URL " + m_options.url.toString().toStdString() + ": expected ws://, wss:// or tcp://HOST:PORT");

@@ -1,5 +1,7 @@
 #include "feed_connection.h"
 
+#include "engine/core/printable.h"
+
 #include <QSslConfiguration>
 #include <QTcpSocket>
 #include <QWebSocket>
@@ -115,21 +117,22 @@ void FeedConnection::onMessage(const QString& text)
     ++stats.messages;
     if (!parsed.message) {
         ++stats.bad[static_cast<std::size_t>(parsed.reason)];
+        // The detail quotes the peer's bytes; the problem is shown in terminals.
         stats.lastProblem = QStringLiteral("bad message (%1): %2")
-                                .arg(QString::fromUtf8(stream::describe(parsed.reason)), QString::fromStdString(parsed.detail));
+                                .arg(QString::fromUtf8(stream::describe(parsed.reason)), QString::fromStdString(printable(parsed.detail)));
         return;
     }
     const stream::FeedMessage& message = *parsed.message;
     switch (message.kind) {
     case stream::FeedMessage::Kind::Hello:
-        stats.stream = QString::fromStdString(message.text);
+        stats.stream = QString::fromStdString(printable(message.text));
         lock.unlock();
         m_backoffMs = kFirstBackoffMs;
         m_everConnected = true;
         setState(FeedStats::State::Connected, QString::fromStdString(message.text));
         return;
     case stream::FeedMessage::Kind::Error:
-        stats.lastProblem = QString::fromStdString(message.text);
+        stats.lastProblem = QString::fromStdString(printable(message.text));
         // A refusal (token) will not change by retrying: stop and say so.
         if (message.text.rfind("refused", 0) == 0) {
             lock.unlock();

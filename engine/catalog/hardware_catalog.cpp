@@ -3,7 +3,7 @@
 #include "clusterdesk/device_catalog.h"
 #include "engine/core/error.h"
 #include "engine/core/sha256.h"
-#include "engine/data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <nlohmann/json.hpp>
 
@@ -226,7 +226,7 @@ HardwareCatalog loadHardwareCatalog(const std::string& path)
         std::error_code ec;
         if (!std::filesystem::exists(file, ec)) return builtinCatalog();
     }
-    return parseHardwareCatalog(data::readFileBytes(file.string()), file.string());
+    return parseHardwareCatalog(readFileBytes(file.string()), file.string());
 }
 
 }  // namespace clusterdesk

@@ -7,9 +7,8 @@
 // file back to the serial reader.
 #include "csv_matrix.h"
 
-#include "file_bytes.h"
-
 #include "engine/core/error.h"
+#include "engine/core/file_bytes.h"
 
 #include <omp.h>
 

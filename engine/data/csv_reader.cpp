@@ -3,7 +3,7 @@
 #include "text_cells.h"
 
 #include "engine/core/error.h"
-#include "file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <algorithm>
 #include <array>

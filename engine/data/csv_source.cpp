@@ -10,7 +10,7 @@
 // other cell must be a finite float32.
 #include "csv_matrix.h"
 #include "data_source.h"
-#include "file_bytes.h"
+#include "engine/core/file_bytes.h"
 #include "progress.h"
 #include "row_names.h"
 #include "text_cells.h"

@@ -1,7 +1,7 @@
 #include "file_head.h"
 
 #include "engine/core/error.h"
-#include "file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <filesystem>
 

@@ -10,7 +10,7 @@
 // file and the dataset, with the row and column of a bad value.
 #include "data_source.h"
 #include "engine/core/error.h"
-#include "file_bytes.h"
+#include "engine/core/file_bytes.h"
 #include "progress.h"
 #include "row_names.h"
 #include "source_options.h"

@@ -7,7 +7,7 @@
 #include "data_source.h"
 #include "engine/core/background_sha256.h"
 #include "engine/core/error.h"
-#include "file_bytes.h"
+#include "engine/core/file_bytes.h"
 #include "progress.h"
 
 #include <array>

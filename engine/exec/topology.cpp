@@ -1,7 +1,7 @@
 #include "topology.h"
 
 #include "../core/error.h"
-#include "../data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -34,7 +34,7 @@ int hostfileSlots(const std::string& path, const std::string& spec)
 {
     std::string text;
     try {
-        text = data::readFileBytes(path);  // refuses a FIFO or /dev/zero before it can block or run on
+        text = readFileBytes(path);  // refuses a FIFO or /dev/zero before it can block or run on
     } catch (const DataError& e) {
         throw UsageError(badTopology(spec) + ": cannot read hostfile " + e.what());
     }

@@ -3,7 +3,7 @@
 #include "artifact_codec.h"
 #include "engine/core/error.h"
 #include "engine/core/sha256.h"
-#include "engine/data/file_bytes.h"
+#include "engine/core/file_bytes.h"
 #include "sqlite_db.h"
 #include "store_path.h"
 
@@ -126,7 +126,7 @@ std::optional<std::string> readKey(const std::filesystem::path& file)
     if (!std::filesystem::exists(file, ec) && !ec) return std::nullopt;
     std::string hex;
     try {
-        hex = data::readFirstLine(file.string());
+        hex = readFirstLine(file.string());
     } catch (const DataError& e) {
         throw StoreError(std::string("cannot read the run store's chain key: ") + e.what());
     }
@@ -221,7 +221,7 @@ std::optional<ChainHead> rememberedHead(Database& db)
 {
     std::istringstream in;
     try {
-        in.str(data::readFirstLine(headFile(db)));  // not waited on if a FIFO stands there
+        in.str(readFirstLine(headFile(db)));  // not waited on if a FIFO stands there
     } catch (const DataError&) {
         return std::nullopt;  // none yet (a new store), or nothing a store wrote
     }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -33,6 +34,18 @@ std::string unknownField(const json& object, const std::set<std::string>& known)
     return {};
 }
 
+// A symbol or sector: text without control characters (a NUL, an ESC or a line break in
+// a name would travel into terminals, CSV files and reports).
+bool isName(const json& value)
+{
+    if (!value.is_string()) return false;
+    const std::string& text = value.get_ref<const std::string&>();
+    return !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0x20 || byte == 0x7f;
+    });
+}
+
 ParsedMessage parseTick(const json& object)
 {
     static const std::set<std::string> known{"type", "seq", "symbol", "price", "size", "ts", "sector"};
@@ -43,7 +56,7 @@ ParsedMessage parseTick(const json& object)
     const json& seq = object["seq"];
     if (!seq.is_number_integer() || seq.get<std::int64_t>() <= 0)
         return refuse(BadMessage::BadSequence, "field 'seq': " + shown(seq) + " is not a positive integer");
-    if (!object["symbol"].is_string() || object["symbol"].get_ref<const std::string&>().empty())
+    if (!isName(object["symbol"]))
         return refuse(BadMessage::MissingField, "field 'symbol': " + shown(object["symbol"]) + " is not a name");
     if (!object["ts"].is_number_integer())
         return refuse(BadMessage::MissingField, "field 'ts': " + shown(object["ts"]) + " is not microseconds");
@@ -62,7 +75,7 @@ ParsedMessage parseTick(const json& object)
             return refuse(BadMessage::BadSize, "field 'size': " + shown(object["size"]) + " is negative or not finite");
     }
     if (object.contains("sector")) {
-        if (!object["sector"].is_string())
+        if (!isName(object["sector"]))
             return refuse(BadMessage::MissingField, "field 'sector': " + shown(object["sector"]) + " is not a name");
         tick.sector = object["sector"].get<std::string>();
     }

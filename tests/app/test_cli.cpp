@@ -107,6 +107,8 @@ private slots:
                                                                << "option --report needs a value, but the option --db follows it";
         QTest::newRow("a shape's last option without its value") << QStringList{"whatif", "--shape", "100x3", "--topologies", "model:h200", "--json"}
                                                                   << "option --json needs a value";
+        QTest::newRow("a feed URL Qt cannot read") << QStringList{"live", "--feed", "tcp://127.0.0.1:99999", "--no-record"}
+                                                   << "feed URL: Invalid port or port number out of range; source was \"tcp://127.0.0.1:99999\"";
         QTest::newRow("negative seed") << QStringList{"run", "--demo", "blobs", "--seed", "-1"} << "option --seed: '-1' must not be negative";
         QTest::newRow("k > rows") << QStringList{"run", "--demo", "blobs:n=50", "--k", "60"} << "k must not exceed the number of rows (k=60, rows=50)";
         QTest::newRow("bad mode") << QStringList{"run", "--demo", "blobs", "--mode", "turbo"} << "'turbo' is not one of fast, exact";

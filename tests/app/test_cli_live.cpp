@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QJsonObject>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpServer>
@@ -39,6 +40,37 @@ QString changedAtText(const QList<QJsonObject>& updates)
 }
 
 }  // namespace
+
+// clusterdesk-cli live for 2 s against a fake feed on TCP that sends `payload` to each
+// client: what it printed, its exit code and the --json summary (from the file, so the
+// text stays on stdout).
+struct FakeFeedSession {
+    explicit FakeFeedSession(const QByteArray& payload)
+    {
+        QTcpServer fake;
+        if (!fake.listen(QHostAddress::LocalHost, 0)) return;
+        QObject::connect(&fake, &QTcpServer::newConnection, &fake, [&] { fake.nextPendingConnection()->write(payload); });
+        clusterdesk::test::TempDir temp;
+        const QString jsonPath = QString::fromStdString(temp.path()) + "/updates.jsonl";
+        QProcess cli;
+        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
+                  {"live", "--feed", QString("tcp://127.0.0.1:%1").arg(fake.serverPort()), "--no-record", "--k", "2",
+                   "--duration", "2s", "--json", jsonPath});
+        if (!cli.waitForStarted(30000)) return;
+        // The server answers from this event loop, so wait in it, not in waitForFinished.
+        QDeadlineTimer deadline(60000);
+        while (cli.state() != QProcess::NotRunning && !deadline.hasExpired()) QTest::qWait(20);
+        exitCode = cli.state() == QProcess::NotRunning ? cli.exitCode() : -1;
+        out = QString::fromUtf8(cli.readAllStandardOutput());
+        err = QString::fromUtf8(cli.readAllStandardError());
+        QFile json(jsonPath);
+        if (json.open(QIODevice::ReadOnly))
+            summary = QJsonDocument::fromJson(json.readAll().trimmed().split('\n').back()).object()["summary"].toObject();
+    }
+    int exitCode = -1;
+    QString out, err;
+    QJsonObject summary;
+};
 
 class TestCliLive : public QObject {
     Q_OBJECT
@@ -336,29 +368,29 @@ private slots:
     void badMessagesAreCountedByReason()
     {
         // A feed that says hello, then sends two messages that are not JSON and one of
-        // an unknown type: the summary counts each reason.
-        QTcpServer fake;
-        QVERIFY(fake.listen(QHostAddress::LocalHost, 0));
-        connect(&fake, &QTcpServer::newConnection, this, [&] {
-            QTcpSocket* socket = fake.nextPendingConnection();
-            socket->write(R"({"type":"hello","stream":"fake","symbols":1,"speed":"1x"})" "\n"
-                          "not json\n{\n" R"({"type":"quote","seq":1})" "\n");
-        });
-        QProcess cli;
-        cli.start(QStringLiteral(CLUSTERDESK_BIN_DIR "/clusterdesk-cli"),
-                  {"live", "--feed", QString("tcp://127.0.0.1:%1").arg(fake.serverPort()), "--no-record", "--k", "2",
-                   "--duration", "2s", "--json", "-"});
-        QVERIFY(cli.waitForStarted(30000));
-        // The server answers from this event loop, so wait in it, not in waitForFinished.
-        QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 60000);
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-        const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
-        const QJsonObject feed = QJsonDocument::fromJson(lines.back()).object()["summary"].toObject()["feed"].toObject();
+        // an unknown type: the summary counts each reason. With nothing else, the session
+        // had nothing to use: an error, as a feed that never answered.
+        const QByteArray hello = R"({"type":"hello","stream":"fake","symbols":1,"speed":"1x"})" "\n";
+        const QByteArray bad = "not json\n{\n" R"({"type":"quote","seq":1})" "\n";
+        FakeFeedSession onlyBad(hello + bad);
+        QVERIFY2(onlyBad.exitCode == 3, qPrintable(onlyBad.err));
+        QVERIFY2(onlyBad.err.contains(": every message the feed sent was bad in "), qPrintable(onlyBad.err));
+        QCOMPARE(onlyBad.summary["no_update_because"].toString(), QString("every message the feed sent was bad"));
+        const QJsonObject feed = onlyBad.summary["feed"].toObject();
         QCOMPARE(feed["bad"].toInt(), 3);
         const QJsonObject reasons = feed["bad_by_reason"].toObject();
         QCOMPARE(reasons.size(), 2);
         QCOMPARE(reasons["malformed JSON"].toInt(), 2);
         QCOMPARE(reasons["unknown message type"].toInt(), 1);
+
+        // Good ticks beside them, one older than the bar before it: no error, and the
+        // dropped tick is said, not silently lost.
+        const QByteArray ticks = R"({"type":"tick","seq":1,"symbol":"A","price":10,"ts":5000000})" "\n"
+                                 R"({"type":"tick","seq":2,"symbol":"A","price":11,"ts":1000000})" "\n";
+        FakeFeedSession mixed(hello + bad + ticks);
+        QVERIFY2(mixed.exitCode == 0, qPrintable(mixed.err));
+        QVERIFY2(mixed.out.contains("; 2 ticks, 1 late ticks (older than their bar, dropped), 0 gaps"), qPrintable(mixed.out));
+        QCOMPARE(mixed.summary["late_ticks"].toInt(), 1);
     }
 
     void saysWhyNoUpdateComes()

@@ -146,6 +146,10 @@ TEST_CASE("every malformed message is refused with its own reason")
         {"{\"type\":\"quote\"}", BadMessage::UnknownType},
         {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"ts\":1}", BadMessage::MissingField},
         {"{\"type\":\"tick\",\"seq\":1,\"symbol\":7,\"price\":1,\"ts\":1}", BadMessage::MissingField},
+        // Names with control characters would reach terminals and CSV files.
+        {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\\u0000B\",\"price\":1,\"ts\":1}", BadMessage::MissingField},
+        {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\\u001b[31m\",\"price\":1,\"ts\":1}", BadMessage::MissingField},
+        {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"price\":1,\"ts\":1,\"sector\":\"S\\n2\"}", BadMessage::MissingField},
         {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"price\":1,\"ts\":1,\"venue\":\"X\"}", BadMessage::UnknownField},
         {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"price\":-3,\"ts\":1}", BadMessage::BadPrice},
         {"{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"price\":0,\"ts\":1}", BadMessage::BadPrice},

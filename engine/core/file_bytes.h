@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace clusterdesk::data {
+namespace clusterdesk {
 
 struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
@@ -36,4 +36,4 @@ std::string readFirstLine(const std::string& path);
 // Size in bytes of a regular file; throws DataError as openRegularFile does.
 std::uint64_t fileSize(const std::string& path);
 
-}  // namespace clusterdesk::data
+}  // namespace clusterdesk

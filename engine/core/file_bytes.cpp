@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace clusterdesk::data {
+namespace clusterdesk {
 namespace {
 
 void requireRegular(const std::string& path, const struct stat& info)
@@ -99,4 +99,4 @@ std::string readFirstLine(const std::string& path)
     return line;
 }
 
-}  // namespace clusterdesk::data
+}  // namespace clusterdesk
