@@ -318,9 +318,9 @@ private:
             return;
         }
         if (m_target == ReportTarget::Pdf) {
-            // One paragraph per cluster, nearest the centroid first; the CSV beside the
-            // PDF has every row with its distance.
-            m_out += "<p>Members of each cluster, nearest the centroid first (every row with its distance is in the labels CSV written beside this document).</p>\n";
+            // One paragraph per cluster, nearest the centroid first; the labels CSV beside
+            // the PDF (labelsCsv: id,cluster) has every row's cluster.
+            m_out += "<p>Members of each cluster, nearest the centroid first (every row's cluster is in the labels CSV written beside this document).</p>\n";
             std::size_t i = 0;
             const std::vector<Member>& members = run.membership->members;
             for (const ClusterProfile& c : run.membership->clusters) {

@@ -132,6 +132,8 @@ private slots:
         }
         for (const char* section : {"Summary", "Dataset", "Parameters", "Environment", "Results", "Clusters", "Membership", "Graphs", "Lineage", "Evidence"})
             QVERIFY2(text.contains(section), section);
+        // The membership points to the labels CSV for what that file holds (id,cluster).
+        QVERIFY2(text.simplified().contains("every row's cluster is in the labels CSV"), "the membership misstates the labels CSV");
         // Page numbers: each page's last line is its number.
         const QStringList pageTexts = text.split('\f', Qt::SkipEmptyParts);
         QVERIFY(pageTexts.size() >= 3);
