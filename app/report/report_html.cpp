@@ -3,6 +3,7 @@
 #include "engine/cluster/cluster_codec.h"
 #include "engine/cluster/params.h"
 #include "engine/core/units.h"
+#include "engine/data/source_spec.h"
 #include "engine/exec/topology.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <QStringList>
 
 #include <cmath>
+#include <filesystem>
 
 namespace clusterdesk::report {
 namespace {
@@ -70,12 +72,30 @@ bool isPrices(const RunSection& run)
     return run.record.dataset.layout == "prices" || run.record.dataset.layout == "ticks";
 }
 
-QString sourceText(const store::RunRecord& record)
+// What a run read, as its sentence and Dataset section name it: "the <location> demo",
+// "<location> (prices)". location: the spec's own, or shortLocation's.
+QString sourceText(const store::RunRecord& record, const std::string& location)
 {
     const SourceSpec& spec = record.info.dataSource;
-    QString text = spec.source == "demo" ? QString("the %1 demo").arg(esc(spec.location))
-                                         : QString("%1 (%2)").arg(esc(spec.location), esc(spec.source.empty() ? record.dataset.layout : spec.source));
+    QString text = spec.source == "demo" ? QString("the %1 demo").arg(esc(location))
+                                         : QString("%1 (%2)").arg(esc(location), esc(spec.source.empty() ? record.dataset.layout : spec.source));
     return text;
+}
+
+// A location short enough for a table cell: a demo's kind without its options, a file's
+// name without its folders (the run's Dataset section spells both out); a feed's URL whole.
+std::string shortLocation(const SourceSpec& spec)
+{
+    if (spec.source == "demo") return spec.location.substr(0, spec.location.find(':'));
+    if (spec.source == kLiveSource) return spec.location;
+    return std::filesystem::path(spec.location).filename().string();
+}
+
+// The dataset in a table cell: named short, with the start of its content hash, which
+// tells apart any two datasets the short name does not (other options, a changed file).
+QString datasetCell(const store::RunRecord& record)
+{
+    return sourceText(record, shortLocation(record.info.dataSource)) + " <code>" + esc(record.info.datasetHash.substr(0, 8)) + "</code>";
 }
 
 // The document being written, with the helpers every section shares.
@@ -121,14 +141,19 @@ private:
         m_out += "</table>\n";
     }
 
-    void table(const QStringList& headers, const std::vector<QStringList>& rows, const QString& cssClass = "grid")
+    // cellClasses: the CSS class of each column's cells, empty for none.
+    void table(const QStringList& headers, const std::vector<QStringList>& rows, const QString& cssClass = "grid",
+               const QStringList& cellClasses = {})
     {
         m_out += "<table class=\"" + cssClass + "\">\n<tr>";
         for (const QString& h : headers) m_out += "<th>" + esc(h) + "</th>";
         m_out += "</tr>\n";
         for (const QStringList& row : rows) {
             m_out += "<tr>";
-            for (const QString& cell : row) m_out += "<td>" + cell + "</td>";
+            for (qsizetype i = 0; i < row.size(); ++i) {
+                const QString cellClass = cellClasses.value(i);
+                m_out += (cellClass.isEmpty() ? QString("<td>") : "<td class=\"" + cellClass + "\">") + row[i] + "</td>";
+            }
             m_out += "</tr>\n";
         }
         m_out += "</table>\n";
@@ -147,6 +172,10 @@ private:
                  // The summary's one-word headers whole: a narrow PDF page broke them
                  // mid-word ("Algorith" / "m"); longer headers wrap between words.
                  "table.grid { font-size: 9pt; } table.summary th { white-space: nowrap; }\n"
+                 // Its ten columns fit an A4 page smaller and closer. Qt breaks a squeezed
+                 // cell anywhere ("4de2bf" / "b5"): ids, words and numbers stay whole, the
+                 // dataset, topology, time and energy wrap.
+                 "table.summary th, table.summary td { font-size: 8pt; padding: 2px 4px; } td.whole { white-space: nowrap; }\n"
                  "td.hash, pre { font-family: monospace; font-size: 8pt; } pre { white-space: pre-wrap; }\n"
                  "figure { margin: 1em 0; page-break-inside: avoid; } figcaption { font-style: italic; }\n"
                  "tr { page-break-inside: avoid; }\n"
@@ -179,8 +208,9 @@ private:
                                                                            : "stopped at the iteration limit";
         // Concatenated, not arg()-chained: a file name may hold "%1".
         QString text = esc(r.info.algorithm) + " clustered " + QString::number(r.dataset.rows) + (prices ? " assets" : " rows") + " &#215; " +
-                       QString::number(r.dataset.cols) + (prices ? " returns" : " columns") + " from " + sourceText(r) + " into <b>k = " +
-                       QString::number(r.k) + "</b> clusters in " + duration(numberOr(metrics, "seconds_total", 0)) + " (" +
+                       QString::number(r.dataset.cols) + (prices ? " returns" : " columns") + " from " +
+                       sourceText(r, r.info.dataSource.location) + " into <b>k = " + QString::number(r.k) + "</b> clusters in " +
+                       duration(numberOr(metrics, "seconds_total", 0)) + " (" +
                        QString::number(iterations) + " iterations, " + ending + ") on " + esc(r.info.topology) + " (" + esc(r.info.backend) +
                        " backend, " + threadsText(r.info.threads) + ")";
         if (r.info.energyJ) text += ", using " + energy(*r.info.energyJ) + " (" + esc(r.info.energySource) + ")";
@@ -199,13 +229,16 @@ private:
         std::vector<QStringList> rows;
         for (const RunSection& run : m_content.runs) {
             const json metrics = metricsOf(run.record);
-            rows.push_back({shortId(run.record.info.id), esc(run.record.info.algorithm), esc(run.record.info.topology),
-                            QString::number(run.record.k), num(numberOr(metrics, "inertia", 0), 6),
+            rows.push_back({shortId(run.record.info.id), datasetCell(run.record), esc(run.record.info.algorithm), esc(run.record.info.mode),
+                            esc(run.record.info.topology), QString::number(run.record.k), num(numberOr(metrics, "inertia", 0), 6),
                             duration(numberOr(metrics, "seconds_total", 0)),
                             run.record.info.energyJ ? energy(*run.record.info.energyJ) : QString("-"),
                             run.quality.ari ? num(*run.quality.ari, 4) : QString("-")});
         }
-        table({"Run", "Algorithm", "Topology", "k", "Inertia", "Time", "Energy", "ARI vs truth"}, rows, "grid summary");
+        // Mode and dataset beside the measures: a fast run's inertia against an exact one's,
+        // or runs on different data, are not the same comparison.
+        table({"Run", "Dataset", "Algorithm", "Mode", "Topology", "k", "Inertia", "Time", "Energy", "ARI vs truth"}, rows, "grid summary",
+              {"whole", "", "whole", "whole", "", "whole", "whole", "", "", "whole"});
     }
 
     void runSections(const RunSection& run, const std::vector<RenderedPlot>& plots, int& plotIndex)
@@ -228,7 +261,7 @@ private:
         QStringList options;
         for (const auto& [key, value] : r.info.dataSource.options) options << esc(key) + " = " + esc(value);
         std::vector<std::pair<QString, QString>> rows = {
-            {"Source", sourceText(r)},
+            {"Source", sourceText(r, r.info.dataSource.location)},
             {"Content hash (SHA-256)", "<code>" + esc(r.info.datasetHash) + "</code>"},
             {"Shape", QString("%1 rows &#215; %2 columns (%3)").arg(r.dataset.rows).arg(r.dataset.cols).arg(esc(r.dataset.layout))},
             {"Options", options.isEmpty() ? QString("defaults") : options.join("; ")},

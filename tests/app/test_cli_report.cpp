@@ -25,6 +25,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 namespace {
 
@@ -268,6 +269,17 @@ private slots:
         QCOMPARE(labels.count('\n'), 61);
         for (const QByteArray& line : labels.split('\n').mid(1))
             if (!line.isEmpty()) QVERIFY2(bytes.contains("<td>" + line.split(',').front() + "</td>"), line.constData());
+        // The comparison table says each run's mode and dataset: the first run is fast,
+        // the second exact, both on the demo (named with the start of its hash).
+        const QString summary = QString::fromUtf8(bytes.mid(bytes.indexOf("<table class=\"grid summary\">"))).section("</table>", 0, 0);
+        QVERIFY2(summary.contains("<th>Dataset</th>") && summary.contains("<th>Mode</th>"), qPrintable(summary));
+        const QString datasetHash = QJsonDocument::fromJson(runCli({"runs", "show", ids[0], "--json", "--db", db}).out.toUtf8())
+                                        .object()["dataset_hash"].toString();
+        QCOMPARE(datasetHash.size(), 64);
+        for (const auto& [id, mode] : {std::pair{ids[0], "fast"}, std::pair{ids[1], "exact"}}) {
+            const QString row = QRegularExpression("<tr><td[^>]*>" + id.left(8) + "</td>.*</tr>").match(summary).captured();
+            QVERIFY2(row.contains(QString(">%1</td>").arg(mode)) && row.contains("market demo") && row.contains(datasetHash.left(8)), qPrintable(summary));
+        }
         const CliResult ok = verify(db, html);
         QVERIFY2(ok.exitCode == 0 && ok.out.contains("verify    ok"), qPrintable(describe(ok)));
 
