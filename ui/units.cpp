@@ -14,4 +14,9 @@ QString formatJoules(double joules)
     return QString::fromStdString(clusterdesk::formatJoules(joules));
 }
 
+QString formatPercent(double fraction)
+{
+    return QString::fromStdString(clusterdesk::formatPercent(fraction));
+}
+
 }  // namespace clusterdesk::ui

@@ -35,7 +35,7 @@ QString num(double value, int precision = 4)
     return QString::number(value, 'g', precision);
 }
 
-// The engine's wording, as every front end writes durations, energies and threads.
+// The engine's wording, as every front end writes durations, energies, returns and threads.
 QString duration(double seconds)
 {
     return QString::fromStdString(formatSeconds(seconds));
@@ -44,6 +44,12 @@ QString duration(double seconds)
 QString energy(double joules)
 {
     return QString::fromStdString(formatJoules(joules));
+}
+
+// Returns per period as percentages, as the window's Members tab shows them.
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction));
 }
 
 QString threadsText(int threads)
@@ -334,7 +340,7 @@ private:
         std::vector<QStringList> rows;
         for (const ClusterProfile& c : run.membership->clusters) {
             QStringList row = {QString::number(c.cluster), QString::number(c.size), num(c.meanDistance, 4)};
-            if (prices) row << (c.meanReturn ? num(*c.meanReturn, 3) : "-") << (c.volatility ? num(*c.volatility, 3) : "-");
+            if (prices) row << (c.meanReturn ? percent(*c.meanReturn) : "-") << (c.volatility ? percent(*c.volatility) : "-");
             QStringList central;
             for (const std::string& name : c.central) central << esc(name);
             row << central.join(", ");

@@ -45,4 +45,13 @@ std::string formatJoules(double joules)
     return scaled(joules, units + first, factors + first, 4 - first);
 }
 
+std::string formatPercent(double fraction)
+{
+    // Fixed decimals, not significant digits: a column of returns lines up, and a
+    // return near zero reads as "0.000 %" rather than in exponent notation.
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3f %%", 100 * fraction);
+    return text;
+}
+
 }  // namespace clusterdesk

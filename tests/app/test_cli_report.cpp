@@ -269,6 +269,9 @@ private slots:
         QCOMPARE(labels.count('\n'), 61);
         for (const QByteArray& line : labels.split('\n').mid(1))
             if (!line.isEmpty()) QVERIFY2(bytes.contains("<td>" + line.split(',').front() + "</td>"), line.constData());
+        // The clusters' returns as percentages, as the Members tab shows them: for the
+        // k = 4 run alone, four mean returns and four volatilities.
+        QVERIFY2(QString::fromUtf8(bytes).count(QRegularExpression("<td>-?[0-9]+\\.[0-9]{3} %</td>")) >= 8, "the clusters' returns are not percentages");
         // The comparison table says each run's mode and dataset: the first run is fast,
         // the second exact, both on the demo (named with the start of its hash).
         const QString summary = QString::fromUtf8(bytes.mid(bytes.indexOf("<table class=\"grid summary\">"))).section("</table>", 0, 0);

@@ -1,5 +1,5 @@
 // Durations and energies in the unit a reader wants: short runs in ms and mJ, never
-// rounded to zero.
+// rounded to zero; returns as percentages.
 #include "ui/units.h"
 
 #include <QTest>
@@ -27,6 +27,15 @@ private slots:
         QCOMPARE(formatJoules(12.44), QString("12.4 J"));
         QCOMPARE(formatJoules(1520), QString("1.52 kJ"));
         QCOMPARE(formatJoules(0), QString("0 J"));
+    }
+
+    void percent()
+    {
+        // Returns per period, as the Members tab and reports show them.
+        QCOMPARE(formatPercent(0.000458), QString("0.046 %"));
+        QCOMPARE(formatPercent(0.01463), QString("1.463 %"));
+        QCOMPARE(formatPercent(-0.0025), QString("-0.250 %"));
+        QCOMPARE(formatPercent(0), QString("0.000 %"));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "member_table_model.h"
 
+#include "ui/units.h"
+
 #include "engine/core/csv_cell.h"
 
 #include <QFutureWatcher>
@@ -138,7 +140,7 @@ QVariant MemberTableModel::data(const QModelIndex& index, int role) const
     // Returns per period as percentages: what a quant reads; the sort role keeps the numbers.
     const auto percent = [&](const std::optional<double>& value) -> QVariant {
         if (!value) return display ? QVariant(QStringLiteral("-")) : QVariant();
-        return display ? QVariant(QString::number(100 * *value, 'f', 3) + " %") : QVariant(*value);
+        return display ? QVariant(formatPercent(*value)) : QVariant(*value);
     };
     switch (index.column()) {
     case Name: return QString::fromStdString(member.name);
