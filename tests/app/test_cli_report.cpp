@@ -269,6 +269,19 @@ private slots:
         QCOMPARE(labels.count('\n'), 61);
         for (const QByteArray& line : labels.split('\n').mid(1))
             if (!line.isEmpty()) QVERIFY2(bytes.contains("<td>" + line.split(',').front() + "</td>"), line.constData());
+        // The Evolution graph names what it draws, as the window's does: its legend in
+        // the strip below the axes, in the lower half of the 440-pixel-high drawing
+        // (left out, its entries were drawn unseen at the top).
+        for (const QString& id : ids) {
+            const qsizetype start = bytes.indexOf("<figure id=\"run-" + id.left(8).toUtf8() + "-evolution\"");
+            QVERIFY(start >= 0);
+            const QString figure = QString::fromUtf8(bytes.mid(start, bytes.indexOf("</figure>", start) - start));
+            for (const QString& entry : {"cluster 0", "k \\(right axis\\)", "inertia \\(far right axis\\)"}) {
+                const QRegularExpressionMatch text = QRegularExpression("<text[^>]* y=\"([0-9.]+)\"[^>]*>" + entry + "</text>").match(figure);
+                QVERIFY2(text.hasMatch() && text.captured(1).toDouble() > 220,
+                         qPrintable(QString("the Evolution graph of %1 shows no legend entry '%2' below it").arg(id.left(8), entry)));
+            }
+        }
         // The clusters' returns as percentages, as the Members tab shows them: for the
         // k = 4 run alone, four mean returns and four volatilities.
         QVERIFY2(QString::fromUtf8(bytes).count(QRegularExpression("<td>-?[0-9]+\\.[0-9]{3} %</td>")) >= 8, "the clusters' returns are not percentages");

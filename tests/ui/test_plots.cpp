@@ -103,6 +103,21 @@ private slots:
         }
     }
 
+    void evolutionLegendIsInAPictureDrawnOffScreen()
+    {
+        // A report draws graphs never shown nor replotted (no event loop runs): the
+        // legend must be laid out in its strip below the axes for the picture all the
+        // same, not left in no layout (drawn nowhere to be seen).
+        QTemporaryDir dir;
+        ui::EvolutionPlot plot;
+        plot.resize(820, 440);
+        plot.refresh(m_runs);
+        QVERIFY(plot.exportTo(dir.filePath("evolution.svg")));
+        const QRect legend = plot.legend->outerRect();
+        QVERIFY2(!legend.isEmpty() && legend.top() >= plot.axisRect()->outerRect().bottom() && legend.bottom() <= plot.height(),
+                 qPrintable(QString("legend at %1,%2 %3x%4").arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())));
+    }
+
     void evolutionMarksStayOnTheGraph()
     {
         // Growth that stopped after the last iteration, as AdaptGrow's log says it: its

@@ -52,21 +52,25 @@ void PlotView::placeLegendBelow(int columns)
     // The legend's frame is drawn on its outer edge: spanning the whole width, its right
     // side fell just outside the widget. The plot keeps that much inside its edges.
     plotLayout()->setMargins(QMargins(1, 0, 2, 2));
+    m_legendBelow = true;
+    connect(this, &QCustomPlot::beforeReplot, this, &PlotView::fitLegendStrip);
+}
+
+void PlotView::fitLegendStrip()
+{
     // An empty legend's widest is its margins, and a layout column is as narrow as its
     // narrowest element allows: in the strip, it would squeeze the axes to the title's
     // width until the first graph arrives. So the strip holds it only while it has items.
-    connect(this, &QCustomPlot::beforeReplot, this, [this] {
-        const bool filled = legend->itemCount() > 0;
-        const bool placed = legend->layout() == plotLayout();
-        if (filled && !placed) {
-            plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
-            plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
-        } else if (!filled && placed) {
-            plotLayout()->take(legend);
-            plotLayout()->simplify();
-        }
-        legend->setVisible(filled);
-    });
+    const bool filled = legend->itemCount() > 0;
+    const bool placed = legend->layout() == plotLayout();
+    if (filled && !placed) {
+        plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+        plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    } else if (!filled && placed) {
+        plotLayout()->take(legend);
+        plotLayout()->simplify();
+    }
+    legend->setVisible(filled);
 }
 
 void PlotView::useWholeNumberTicks(QCPAxis* axis)
@@ -173,6 +177,9 @@ bool PlotView::saveSvg(const QString& path)
 
 bool PlotView::paint(QPaintDevice& device, int width, int height)
 {
+    // Drawn off screen (a report's graphs) no replot may have run since the last refresh,
+    // and a legend below the axes stood in no layout then: it was left out of the picture.
+    if (m_legendBelow) fitLegendStrip();
     QCPPainter painter;
     if (!painter.begin(&device)) return false;
     toPainter(&painter, width, height);

@@ -58,12 +58,16 @@ protected:
     static void leaveHeadroom(QCPAxis* axis, double share = 0.08);
 
 private:
+    // Puts the legend in its strip below the axes while it has items, takes it out while
+    // it has none; before every drawing once placeLegendBelow was called.
+    void fitLegendStrip();
     void showContextMenu(const QPoint& pos);
     void exportWithDialog(const QString& suffix, const QString& filter);
     bool saveSvg(const QString& path);
 
     QCPTextElement* m_title = nullptr;
     QCPTextElement* m_note = nullptr;  // row 1 while a note is shown
+    bool m_legendBelow = false;        // placeLegendBelow was called
     bool m_userZoomed = false;
     std::vector<ProtectedFile> m_keep;
 };
