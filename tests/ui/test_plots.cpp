@@ -118,6 +118,20 @@ private slots:
                  qPrintable(QString("legend at %1,%2 %3x%4").arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())));
     }
 
+    void evolutionCountsKInWholeNumbers()
+    {
+        // AdaptGrow growing to k = 10: k's axis spans 0 to 12, which automatic ticks cut
+        // at 2.5 and 7.5.
+        ui::RunSet runs;
+        growing(runs, 3, [](int it) { return it == 1 ? 2 : 10; }, 0);
+        ui::EvolutionPlot plot;
+        plot.resize(820, 440);
+        plot.refresh(runs);
+        plot.replot();
+        QVERIFY(plot.yAxis2->tickVector().size() >= 3);
+        for (const QString& label : plot.yAxis2->tickVectorLabels()) QVERIFY2(!label.contains('.'), qPrintable(label));
+    }
+
     void evolutionMarksStayOnTheGraph()
     {
         // Growth that stopped after the last iteration, as AdaptGrow's log says it: its

@@ -29,6 +29,7 @@ EvolutionPlot::EvolutionPlot(QWidget* parent)
     useWholeNumberTicks(xAxis);
     yAxis2->setVisible(true);
     yAxis2->setLabel(tr("k (clusters)"));
+    useWholeNumberTicks(yAxis2);  // k counts clusters: a tick at 2.5 names no k
     m_inertiaAxis = axisRect()->addAxis(QCPAxis::atRight);
     m_inertiaAxis->setLabel(inertiaLabel());
     m_inertiaAxis->setNumberFormat("gb");

@@ -39,7 +39,8 @@ public:
     QString title() const;
     // The note under the title (why a result is what it is), or empty when none is shown.
     QString note() const;
-    // Ticks on whole numbers only (1, 2, 5, 10, ... apart), for axes that count iterations.
+    // Ticks on whole numbers only (1, 2, 3, 5, 10, ... apart), for axes that count iterations
+    // or clusters.
     static void useWholeNumberTicks(QCPAxis* axis);
 
 protected:
