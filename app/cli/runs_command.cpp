@@ -125,18 +125,23 @@ int exportCommand(const std::vector<std::string>& args)
     const auto runStore = openStore(a.value("--db"), store::StoreAccess::ReadOnly);
     const store::RunRecord record = runStore->loadRun(runStore->resolveId(a.positional[0]));
     // The asset names come from the data the run read, reopened only when it still
-    // hashes the same (a live update's, from its recorded window); without them the
-    // labels keep row numbers, and say why.
+    // hashes the same (a live update's, from its recorded window); data without row
+    // names is labelled by row number. Names that exist but are not at hand are said,
+    // after the export (a refused export says only why it was refused).
     std::vector<std::string> rowNames;
+    std::string namesMissing;
     if (!record.labels.empty()) {
         try {
-            if (record.info.dataSource.source != kLiveSource)
+            if (record.info.dataSource.source != kLiveSource) {
                 rowNames = session::openRecordedDataset(record.info).rowNames;
-            else if (!record.liveInput.empty())
-                rowNames = stream::liveInputFromJson(record.liveInput, "the recorded input of run " + record.info.id).windowAssets;
-            if (rowNames.empty()) throw UsageError("its window's assets were not recorded (an update from before they were kept, or gc removed them)");
+            } else {
+                if (!record.liveInput.empty())
+                    rowNames = stream::liveInputFromJson(record.liveInput, "the recorded input of run " + record.info.id).windowAssets;
+                if (rowNames.empty())
+                    throw UsageError("its window's assets were not recorded (an update from before they were kept, or gc removed them)");
+            }
         } catch (const Error& e) {
-            std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's row names are not at hand (" << e.what() << ")\n";
+            namesMissing = e.what();
         }
     }
     // Nothing exported may replace the store or what the run read.
@@ -145,6 +150,8 @@ int exportCommand(const std::vector<std::string>& args)
     keep.insert(keep.end(), inputs.begin(), inputs.end());
     for (const auto& file : exportRun(record, a.value("--out"), keep, rowNames))
         std::cout << "wrote     " << file.string() << '\n';
+    if (!namesMissing.empty())
+        std::cerr << "clusterdesk-cli: labels.csv names rows by number: the run's row names are not at hand (" << namesMissing << ")\n";
     if (record.labels.empty())
         std::cerr << "clusterdesk-cli: no labels.csv or centroids.csv: "
                   << (record.artifactsCollected ? "runs gc removed the labels and centroids of this deleted run"
