@@ -34,13 +34,15 @@ std::string unknownField(const json& object, const std::set<std::string>& known)
     return {};
 }
 
-// A symbol or sector: text without control characters (a NUL, an ESC or a line break in
-// a name would travel into terminals, CSV files and reports).
+// A symbol or sector: short text without control characters (a NUL, an ESC or a line
+// break in a name would travel into terminals, CSV files and reports; a name of 500,000
+// characters made a report's PDF take minutes to lay out).
 bool isName(const json& value)
 {
+    constexpr std::size_t kLongestName = 256;  // tickers and sector names are far shorter
     if (!value.is_string()) return false;
     const std::string& text = value.get_ref<const std::string&>();
-    return !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+    return !text.empty() && text.size() <= kLongestName && std::none_of(text.begin(), text.end(), [](char c) {
         const auto byte = static_cast<unsigned char>(c);
         return byte < 0x20 || byte == 0x7f;
     });

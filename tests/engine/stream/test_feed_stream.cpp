@@ -168,6 +168,15 @@ TEST_CASE("every malformed message is refused with its own reason")
     }
 }
 
+TEST_CASE("a name is at most 256 bytes: a longer one is no ticker")
+{
+    const auto tickOf = [](const std::string& symbol) {
+        return "{\"type\":\"tick\",\"seq\":1,\"symbol\":\"" + symbol + "\",\"price\":1,\"ts\":1}";
+    };
+    CHECK(parseServerMessage(tickOf(std::string(256, 'A'))).message);
+    CHECK(parseServerMessage(tickOf(std::string(257, 'A'))).reason == BadMessage::MissingField);
+}
+
 TEST_CASE("subscribe requests parse, and bad ones say why")
 {
     Subscribe some;
