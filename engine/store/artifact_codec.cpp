@@ -2,13 +2,39 @@
 
 #include "store_error.h"
 
+#include "engine/core/sha256.h"
+
 #include <zlib.h>
+
+#include <cstdint>
 
 namespace clusterdesk::store {
 
-std::size_t artifactBytes(const std::string& encoding, std::int64_t rows, std::int64_t cols)
+namespace {
+
+// zlib inflates at most about 1032 bytes from one; a shape that asks more of the stored
+// bytes was not written with them.
+constexpr std::uint64_t kMostInflation = 1100;
+
+std::size_t expectedBytes(const StoredArtifact& artifact, const std::string& what)
 {
-    return static_cast<std::size_t>(rows * cols) * (encoding == "utf8" ? 1 : 4);
+    const std::uint64_t valueBytes = artifact.encoding == "utf8" ? 1 : 4;
+    const std::uint64_t most = artifact.compression.empty() ? artifact.data.size() : (artifact.data.size() + 64) * kMostInflation;
+    const bool sane = artifact.rows >= 0 && artifact.cols >= 0 &&
+                      (artifact.cols == 0 || static_cast<std::uint64_t>(artifact.rows) <= most / valueBytes / static_cast<std::uint64_t>(artifact.cols));
+    if (!sane)
+        throw StoreError(what + ": a shape of " + std::to_string(artifact.rows) + " x " + std::to_string(artifact.cols) + " cannot come from " +
+                         std::to_string(artifact.data.size()) + " stored bytes (the file was changed outside ClusterDesk)");
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(artifact.rows) * static_cast<std::uint64_t>(artifact.cols) * valueBytes);
+}
+
+}  // namespace
+
+std::vector<unsigned char> artifactBytes(const StoredArtifact& artifact, const std::string& what)
+{
+    std::vector<unsigned char> bytes = decompressArtifact(artifact.data, artifact.compression, expectedBytes(artifact, what), what);
+    if (sha256Hex(bytes.data(), bytes.size()) != artifact.sha256) throw StoreError(what + " bytes do not match their SHA-256");
+    return bytes;
 }
 
 std::vector<unsigned char> compressArtifact(const void* data, std::size_t size)

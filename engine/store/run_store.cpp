@@ -434,7 +434,7 @@ RunRecord RunStore::loadRun(const std::string& id) const
     telemetry.bindAll(id);
     while (telemetry.step())
         record.telemetry.push_back({telemetry.real(0), telemetry.text(1), telemetry.real(2), telemetry.text(3)});
-    Statement artifacts(*m_db, "SELECT kind, rows, cols, compression, data, encoding FROM artifacts WHERE run_id = ?1");
+    Statement artifacts(*m_db, "SELECT kind, rows, cols, compression, data, encoding, sha256 FROM artifacts WHERE run_id = ?1");
     artifacts.bindAll(id);
     while (artifacts.step()) {
         const std::string kind = artifacts.text(0);
@@ -442,9 +442,11 @@ RunRecord RunStore::loadRun(const std::string& id) const
             record.artifactsCollected = true;
             continue;
         }
+        // Checked against its SHA-256 on every load: bytes edited outside ClusterDesk
+        // (NaN centroids, labels out of range) never reach a warm start or a report.
         const std::vector<unsigned char> bytes =
-            decompressArtifact(artifacts.blob(4), artifacts.text(3), artifactBytes(artifacts.text(5), artifacts.integer(1), artifacts.integer(2)),
-                               path() + ": the " + kind + " of run " + id);
+            artifactBytes({artifacts.blob(4), artifacts.text(3), artifacts.text(5), artifacts.integer(1), artifacts.integer(2), artifacts.text(6)},
+                          path() + ": the " + kind + " of run " + id);
         if (kind == "labels") record.labels = fromBytes<std::int32_t>(bytes);
         else if (kind == "live_input") record.liveInput.assign(bytes.begin(), bytes.end());
         else if (kind == "initial_centroids") record.initialCentroids = fromBytes<float>(bytes);

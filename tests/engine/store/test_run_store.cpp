@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <limits>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -553,6 +554,34 @@ TEST_CASE("keepsALiveUpdatesInputChained")
     REQUIRE(!report.ok);
     REQUIRE_EQ(report.firstBadRun, id);
     REQUIRE(test::contains(report.problem, "live_input"));
+}
+
+TEST_CASE("aLoadChecksEachArtifactAgainstItsSha256AndShape")
+{
+    const std::string path = file("edited-artifacts.sqlite");
+    std::string id;
+    {
+        RunStore runStore(path);
+        id = runStore.beginRun(newRun());
+        runStore.finishRun(id, outcome());
+    }
+    // Centroids edited to other values (NaN, say) no longer match their SHA-256: a warm
+    // start or a report from them would use what the run never produced.
+    const std::vector<float> nan(outcome().centroids.size(), std::numeric_limits<float>::quiet_NaN());
+    const std::vector<unsigned char> other = compressArtifact(nan.data(), nan.size() * sizeof(float));
+    {
+        Database db(path);
+        Statement edit(db, "UPDATE artifacts SET data = ?1 WHERE run_id = ?2 AND kind = 'centroids'");
+        edit.bindBlob(1, other.data(), other.size()).bind(2, id).run();
+    }
+    const std::string mismatch = "the centroids of run " + id + " bytes do not match their SHA-256";
+    REQUIRE_THROWS_WITH_AS(RunStore(path).loadRun(id), doctest::Contains(mismatch.c_str()), StoreError);
+    // A shape the stored bytes cannot hold is refused before anything is allocated for it.
+    for (const char* shape : {"rows = -5", "rows = 300000000, cols = 300000000"}) {
+        CAPTURE(shape);
+        execSql(path, std::string("UPDATE artifacts SET ") + shape + " WHERE run_id = '" + id + "' AND kind = 'centroids'");
+        REQUIRE_THROWS_WITH_AS(RunStore(path).loadRun(id), doctest::Contains("cannot come from"), StoreError);
+    }
 }
 
 TEST_CASE("verifyNamesTheRecordEditedWithTheSqlite3Tool")
