@@ -15,8 +15,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
+#include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -110,11 +111,25 @@ std::string number(double value, int precision)
     return text;
 }
 
+// Beside a measured time, the leave-one-out prediction and how far off it is, marked
+// with ! beyond the model's target: "0.390 +27%!".
+std::string modelCell(const session::TopologyOutcome& o, bool& missed)
+{
+    if (!o.predictedMsPerIteration) return "";
+    if (!o.measured || !(o.msPerIteration > 0)) return number(*o.predictedMsPerIteration, 3);
+    const double error = *o.predictedMsPerIteration / o.msPerIteration - 1;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3f %+.0f%%%s", *o.predictedMsPerIteration, 100 * error, std::abs(error) > whatif::kModelTolerance ? "!" : "");
+    missed = missed || std::abs(error) > whatif::kModelTolerance;
+    return text;
+}
+
 std::string table(const session::ComparisonResult& result)
 {
     std::ostringstream out;
     char line[512];
-    std::snprintf(line, sizeof line, "%-28s %-9s %10s %10s %-17s %9s %11s %10s %8s %6s  %s\n", "topology", "", "ms/iter", "model",
+    bool missed = false;
+    std::snprintf(line, sizeof line, "%-28s %-9s %10s %-16s %-17s %9s %11s %10s %8s %6s  %s\n", "topology", "", "ms/iter", "model",
                   "bottleneck", "total s", "energy J", "cost $", "x/iter", "eff.", "answer");
     out << line;
     for (const session::TopologyOutcome& o : result.topologies) {
@@ -126,9 +141,8 @@ std::string table(const session::ComparisonResult& result)
         }
         std::string answer = o.identical ? (*o.identical ? "identical" : "CHANGED") : o.ari ? "ARI " + number(*o.ari, 4) : "-";
         if (!o.fitsInMemory) answer += " (does not fit: " + number(o.memoryNeededGiB, 1) + " GiB)";
-        std::snprintf(line, sizeof line, "%-28s %-9s %10.3f %10s %-17s %9.3f %11.1f %10s %8.2f %6s  %s\n", o.topology.c_str(),
-                      o.measured ? "measured" : "modeled", o.msPerIteration,
-                      o.predictedMsPerIteration ? number(*o.predictedMsPerIteration, 3).c_str() : "",
+        std::snprintf(line, sizeof line, "%-28s %-9s %10.3f %-16s %-17s %9.3f %11.1f %10s %8.2f %6s  %s\n", o.topology.c_str(),
+                      o.measured ? "measured" : "modeled", o.msPerIteration, modelCell(o, missed).c_str(),
                       o.phases.bottleneck.c_str(), o.totalS, o.energyJ,
                       o.costUsd > 0 ? number(o.costUsd, 5).c_str() : "unpriced", o.speedup,
                       o.efficiency > 0 ? (number(100 * o.efficiency, 0) + "%").c_str() : "-", answer.c_str());
@@ -140,7 +154,8 @@ std::string table(const session::ComparisonResult& result)
     } else {
         out << ", fitted on " << result.model.fittedOn.size() << " measured run(s) (";
         for (std::size_t i = 0; i < result.model.fitted.size(); ++i) out << (i ? ", " : "") << result.model.fitted[i];
-        out << ")\n'model' beside a measured time: the prediction of the model calibrated without that topology\n";
+        out << ")\n'model' beside a measured time: the prediction of the model calibrated without that topology, and its error\n";
+        if (missed) out << "! the prediction missed the measured time by more than " << number(100 * whatif::kModelTolerance, 0) << " %, the model's target\n";
     }
     return out.str();
 }

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -121,6 +122,21 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         QVERIFY2(r.out.contains("measured") && r.out.contains("modeled") && r.out.contains("identical"), qPrintable(r.out));
         QVERIFY2(!r.out.contains("recorded"), qPrintable(r.out));
+        // Each measured time's leave-one-out prediction carries its error, marked ! beyond
+        // the model's 25 % target, and a miss is explained under the table.
+        const QRegularExpression measuredRow("\\n(\\S+) +measured +([0-9.]+) ([0-9.]+) ([+-][0-9]+)%(!?) ");
+        int rows = 0;
+        bool anyMiss = false;
+        for (auto it = measuredRow.globalMatch(r.out); it.hasNext(); ++rows) {
+            const QRegularExpressionMatch m = it.next();
+            const double error = m.captured(3).toDouble() / m.captured(2).toDouble() - 1;
+            QVERIFY2(std::abs(100 * error - m.captured(4).toDouble()) <= 1.5, qPrintable(m.captured(0)));
+            // Away from the edge, where rounding to 3 decimals could decide it.
+            if (std::abs(std::abs(error) - 0.25) > 0.02) QCOMPARE(m.captured(5) == "!", std::abs(error) > 0.25);
+            anyMiss = anyMiss || m.captured(5) == "!";
+        }
+        QCOMPARE(rows, 2);  // host and shards:2
+        QCOMPARE(r.out.contains("! the prediction missed the measured time by more than 25 %"), anyMiss);
     }
 
     void anEditedCopyOfTheCatalogIsWhatTheModelReads()

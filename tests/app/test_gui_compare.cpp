@@ -17,7 +17,9 @@
 #include "ui/panels/engine_panel.h"
 
 #include <QPushButton>
+#include <QRegularExpression>
 
+#include <cmath>
 #include <memory>
 
 using namespace clusterdesk;
@@ -84,6 +86,18 @@ private slots:
             if (table.item(r, ui::CompareTable::Kind)->text() != "measured") continue;
             ++measured;
             QCOMPARE(table.item(r, ui::CompareTable::Answer)->text(), QString::fromUtf8("✓ identical"));
+            // Beside a measured time, the prediction without it and its error, in red when
+            // it misses by more than the model's 25 %.
+            const QTableWidgetItem* model = table.item(r, ui::CompareTable::Model);
+            const QRegularExpressionMatch m = QRegularExpression("^([0-9.]+) \\(([+-][0-9]+)%\\)$").match(model->text());
+            if (!m.hasMatch()) {
+                QVERIFY2(model->text().isEmpty(), qPrintable(topology + ": " + model->text()));
+                continue;
+            }
+            const double error = m.captured(1).toDouble() / ms - 1;
+            QVERIFY2(std::abs(100 * error - m.captured(2).toDouble()) <= 1.5, qPrintable(topology + ": " + model->text()));
+            if (std::abs(std::abs(error) - 0.25) > 0.02)
+                QCOMPARE(model->foreground().color() == QColor(170, 30, 30), std::abs(error) > 0.25);
         }
         QCOMPARE(measured, 3);
         // Three measured bars, two modeled, and a leave-one-out prediction beside each

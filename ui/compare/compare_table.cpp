@@ -1,6 +1,10 @@
 #include "compare_table.h"
 
+#include "engine/whatif/performance_model.h"
+
 #include <QHeaderView>
+
+#include <cmath>
 
 namespace clusterdesk::ui {
 namespace {
@@ -9,6 +13,22 @@ QTableWidgetItem* numberItem(double value, int precision, const QString& suffix 
 {
     auto* item = new QTableWidgetItem(QString::number(value, 'f', precision) + suffix);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+// The model's prediction; beside a measured time, with its error, in red beyond the
+// model's tolerance.
+QTableWidgetItem* modelItem(const CompareRow& row)
+{
+    if (!row.predictedMs) return new QTableWidgetItem();
+    if (!row.measured || !(row.msPerIteration > 0)) return numberItem(*row.predictedMs, 3);
+    const double error = *row.predictedMs / row.msPerIteration - 1;
+    QTableWidgetItem* item = numberItem(*row.predictedMs, 3, QString(" (%1%2%)").arg(error >= 0 ? "+" : "").arg(100 * error, 0, 'f', 0));
+    if (std::abs(error) > whatif::kModelTolerance) {
+        item->setForeground(QColor(170, 30, 30));
+        item->setToolTip(QObject::tr("The prediction missed the measured time by more than %1 %, the model's target")
+                             .arg(100 * whatif::kModelTolerance, 0, 'f', 0));
+    }
     return item;
 }
 
@@ -65,7 +85,7 @@ void CompareTable::setRow(int r, const CompareRow& row)
         return;
     }
     setItem(r, MsPerIteration, numberItem(row.msPerIteration, 3));
-    setItem(r, Model, row.predictedMs ? numberItem(*row.predictedMs, 3) : new QTableWidgetItem());
+    setItem(r, Model, modelItem(row));
     setItem(r, Bottleneck, new QTableWidgetItem(row.bottleneck));
     setItem(r, TotalS, numberItem(row.totalS, 3));
     auto* energy = numberItem(row.energyJ, 1, QString(" (%1)").arg(row.energySource));

@@ -2,15 +2,14 @@
 
 #include "category_axes.h"
 
+#include "engine/whatif/performance_model.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace clusterdesk::ui {
 namespace {
 
-// The model is expected within this fraction of a measured time (DESIGN: "always
-// showing measured beside modeled and the model's error").
-constexpr double kModelBand = 0.25;
 constexpr double kBarWidth = 0.38;
 
 QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& colour)
@@ -60,8 +59,8 @@ void TimeChart::setRows(const std::vector<CompareRow>& rows)
     QVector<double> mKeys, mValues, pKeys, pValues, oKeys, oValues;
     double low = std::numeric_limits<double>::max(), high = 0;
     const auto seen = [&](double v) {
-        low = std::min(low, v * (1 - kModelBand));
-        high = std::max(high, v * (1 + kModelBand));
+        low = std::min(low, v * (1 - whatif::kModelTolerance));
+        high = std::max(high, v * (1 + whatif::kModelTolerance));
     };
     for (const CompareRow& row : m_rows) {
         const double slot = names.size();
@@ -90,7 +89,7 @@ void TimeChart::setRows(const std::vector<CompareRow>& rows)
     m_modeled->setData(oKeys, oValues, true);
     const auto band = [](const QVector<double>& v) {
         QVector<double> e;
-        for (double x : v) e << x * kModelBand;
+        for (double x : v) e << x * whatif::kModelTolerance;
         return e;
     };
     m_predictedBand->setData(band(pValues));
