@@ -21,6 +21,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 #include <QXmlStreamReader>
 
 #include <filesystem>
@@ -282,6 +284,15 @@ private slots:
                          qPrintable(QString("the Evolution graph of %1 shows no legend entry '%2' below it").arg(id.left(8), entry)));
             }
         }
+        // Time by phase adds up to the run's time: what no phase counts is named "other".
+        const QString text = QString::fromUtf8(bytes);
+        const QRegularExpressionMatch total = QRegularExpression("Time</th><td>([0-9.]+) (µs|ms|s), ").match(text);
+        const QRegularExpressionMatch parts = QRegularExpression("Time by phase</th><td>([^<]*, other [0-9.e+-]+ ms)<").match(text);
+        QVERIFY2(total.hasMatch() && parts.hasMatch(), "no Time or Time by phase row with 'other'");
+        double partsMs = 0;
+        for (auto it = QRegularExpression("([0-9.e+-]+) ms").globalMatch(parts.captured(1)); it.hasNext();) partsMs += it.next().captured(1).toDouble();
+        const double totalMs = total.captured(1).toDouble() * (total.captured(2) == "s" ? 1e3 : total.captured(2) == "ms" ? 1 : 1e-3);
+        QVERIFY2(std::abs(partsMs - totalMs) <= 0.01 * totalMs + 0.01, qPrintable(parts.captured(1) + " against " + total.captured(0)));
         // The clusters' returns as percentages, as the Members tab shows them: for the
         // k = 4 run alone, four mean returns and four volatilities.
         QVERIFY2(QString::fromUtf8(bytes).count(QRegularExpression("<td>-?[0-9]+\\.[0-9]{3} %</td>")) >= 8, "the clusters' returns are not percentages");
