@@ -21,10 +21,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <cmath>
 #include <QXmlStreamReader>
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <utility>
