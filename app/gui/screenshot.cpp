@@ -194,10 +194,13 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
     panel.setUrl(feed);
     QString failure;
     int published = 0;
-    QObject::connect(&station.live(), &LiveController::stopped, [&](const QString& error) {
+    // The connections end with this function: an update still queued when it returns
+    // would otherwise write into its finished frame (the window crashed in grab()).
+    QObject scope;
+    QObject::connect(&station.live(), &LiveController::stopped, &scope, [&](const QString& error) {
         if (failure.isEmpty()) failure = error;  // stop() below says "" after a failure
     });
-    QObject::connect(&station.live(), &LiveController::updated, [&](int update) { published = update; });
+    QObject::connect(&station.live(), &LiveController::updated, &scope, [&](int update) { published = update; });
     panel.startButton().click();
     if (!station.live().running()) return "the live session did not start (is " + feed + " a feed URL?)";
     QEventLoop loop;
