@@ -156,6 +156,9 @@ void LiveController::clusterLoop()
 
 void LiveController::onUpdate(std::shared_ptr<const stream::LiveUpdate> update)
 {
+    // Posted before stop() joined the session's thread: the session has ended for the
+    // window (its status says so), and a screenshot of N updates holds N.
+    if (!running()) return;
     m_view->history().add(*update, static_cast<double>(m_clock.elapsed()) / 1000.0, m_ingestRate);
     if (!m_redraw.isActive()) m_redraw.start();
     emit updated(update->index);

@@ -127,9 +127,13 @@ int main(int argc, char** argv)
     bool tabGiven = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
+        // As clusterdesk-cli takes values: the next option is no value (--screenshot --tab
+        // x would write a picture named --tab).
         auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "clusterdesk: %s needs a value (see clusterdesk --help)\n", arg.c_str());
+            const std::string next = i + 1 < argc ? argv[i + 1] : "";
+            if (next.empty() || (next.rfind("--", 0) == 0 && next.size() > 2)) {
+                std::fprintf(stderr, "clusterdesk: %s needs a value%s (see clusterdesk --help)\n", arg.c_str(),
+                             next.empty() ? "" : (", but the option " + next + " follows it").c_str());
                 return std::nullopt;
             }
             return std::string(argv[++i]);

@@ -99,8 +99,9 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path, co
         panel->resize(440, 760);
         panel->show();
         panel->raise();
-    } else {
-        window.showTab(tab);  // writeScreenshots checked the name before the job ran
+    } else if (!window.showTab(tab)) {
+        std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(whyNoSuchPicture(window, tab)));  // checked before the job; kept as a guard
+        return false;
     }
     // The Compare tab holds its own choices: without the docked panels its table and
     // graphs get the window's width, as a quick look at a comparison would give them.
@@ -123,6 +124,20 @@ bool saveTab(ui::MainWindow& window, const QString& tab, const QString& path, co
     if (!saved) return false;
     std::printf("wrote %s\n", qPrintable(path));
     return true;
+}
+
+// The picture asked for: one tab or panel at the path, or with "all" every tab into the
+// folder at the path. A process exit code.
+int savePictures(ui::MainWindow& window, const ScreenshotRequest& request, const std::vector<ProtectedFile>& keep)
+{
+    if (request.tab.compare("all", Qt::CaseInsensitive) != 0) return saveTab(window, request.tab, request.path, keep) ? 0 : 2;
+    if (!QDir().mkpath(request.path)) {
+        std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));
+        return 2;
+    }
+    for (const QString& tab : window.tabTitles())
+        if (!saveTab(window, tab, QDir(request.path).filePath(tab.toLower() + ".png"), keep)) return 2;
+    return 0;
 }
 
 // The History tab with the run just recorded listed and selected, its lineage shown.
@@ -200,19 +215,23 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
     QObject::connect(&station.live(), &LiveController::stopped, &scope, [&](const QString& error) {
         if (failure.isEmpty()) failure = error;  // stop() below says "" after a failure
     });
-    QObject::connect(&station.live(), &LiveController::updated, &scope, [&](int update) { published = update; });
+    QEventLoop loop;
+    QObject::connect(&station.live(), &LiveController::updated, &scope, [&](int update) {
+        published = update;
+        if (published >= updates) loop.quit();  // at once: the session stops at this update
+    });
     panel.startButton().click();
     if (!station.live().running()) return "the live session did not start (is " + feed + " a feed URL?)";
-    QEventLoop loop;
     QTimer poll;
     QElapsedTimer clock;
     clock.start();
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
         const live::FeedStats stats = station.live().feedStats();
         if (clock.elapsed() > kSilentFeedMs && stats.ticks == 0) {
-            failure = stats.connections == 0
-                          ? QString("the feed %1 was never reached in %2 s (%3)").arg(feed).arg(kSilentFeedMs / 1000).arg(stats.lastProblem)
-                          : QString("the feed %1 was reached but sent no tick in %2 s").arg(feed).arg(kSilentFeedMs / 1000);
+            // One arg() call: the URL or the problem may hold a %2 of their own.
+            const QString seconds = QString::number(kSilentFeedMs / 1000);
+            failure = stats.connections == 0 ? QString("the feed %1 was never reached in %2 s (%3)").arg(feed, seconds, stats.lastProblem)
+                                             : QString("the feed %1 was reached but sent no tick in %2 s").arg(feed, seconds);
         }
         if (!failure.isEmpty() || published >= updates) loop.quit();
     });
@@ -257,7 +276,7 @@ int writeScreenshots(const ScreenshotRequest& request)
             std::fprintf(stderr, "clusterdesk: %s\n", qPrintable(problem));
             return 4;
         }
-        return saveTab(window, request.tab, request.path, keep) ? 0 : 2;
+        return savePictures(window, request, keep);
     }
     QString failure;
     QObject::connect(&station, &Workstation::loadFailed, [&](const QString& message) { failure = message; });
@@ -287,15 +306,7 @@ int writeScreenshots(const ScreenshotRequest& request)
             return 4;
         }
     }
-    if (!all)
-        return saveTab(window, request.tab, request.path, keep) ? 0 : 2;
-    if (!QDir().mkpath(request.path)) {
-        std::fprintf(stderr, "clusterdesk: cannot create folder %s\n", qPrintable(request.path));
-        return 2;
-    }
-    for (const QString& tab : window.tabTitles())
-        if (!saveTab(window, tab, QDir(request.path).filePath(tab.toLower() + ".png"), keep)) return 2;
-    return 0;
+    return savePictures(window, request, keep);
 }
 
 }  // namespace clusterdesk::gui

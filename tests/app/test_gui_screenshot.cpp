@@ -69,6 +69,12 @@ private slots:
         auto [code, text] = run({"--screenshot", path, "--feed", feed.webSocketUrl().toString()});
         QVERIFY2(code == 0, qPrintable(text));
         QVERIFY(!QImage(path).isNull());
+        // Every tab into a folder, as after the default job: not one picture named like the folder.
+        const QString folder = out.filePath("tabs");
+        std::tie(code, text) = run({"--screenshot", folder, "--tab", "all", "--feed", feed.webSocketUrl().toString()});
+        QVERIFY2(code == 0, qPrintable(text));
+        QVERIFY(QFileInfo(folder).isDir());
+        QVERIFY(!QImage(folder + "/live.png").isNull() && !QImage(folder + "/clusters.png").isNull());
 
         const QString nowhere = out.filePath("nowhere.png");
         std::tie(code, text) = run({"--screenshot", nowhere, "--feed", "ws://127.0.0.1:1"});
@@ -107,6 +113,9 @@ private slots:
         QCOMPARE(file.readAll(), QByteArray("SQLite format 3"));
         std::tie(code, text) = run({"--bogus"});
         QCOMPARE(code, 2);
+        std::tie(code, text) = run({"--screenshot", "--tab", "Live"});
+        QCOMPARE(code, 2);
+        QVERIFY2(text.contains("--screenshot needs a value, but the option --tab follows it"), qPrintable(text));
         std::tie(code, text) = run({"--version"});
         QCOMPARE(code, 0);
         QVERIFY(text.startsWith("clusterdesk "));
