@@ -372,11 +372,14 @@ int liveCommand(const std::vector<std::string>& args)
         // Without an update there is no latency to give, only the reason.
         // A feed that never answered (no socket, or a socket and not a message: another
         // service on that port) ends the session as an error, not as a quiet market.
-        // So does a feed whose every message was bad: nothing it said could be used.
+        // So does a feed that sent no tick, only bad messages (beside its hello): nothing it
+        // said could be clustered.
         const bool answered = stats.messages > 0;
         const bool onlyBad = answered && stats.ticks == 0 && stats.badTotal() > 0;
         const std::string silence = !answered ? (stats.connections > 0 ? "the feed was reached but never answered" : "the feed was never reached")
-                                              : onlyBad ? "every message the feed sent was bad" : std::string();
+                                  : onlyBad   ? "no tick came, only " + std::to_string(stats.badTotal()) +
+                                                  (stats.badTotal() == 1 ? " bad message" : " bad messages")
+                                              : std::string();
         const std::string waiting = updates > 0 ? std::string() : !silence.empty() ? silence : clusterer.waitingFor().text;
         if (updates == 0) summary["latency_ms"] = nullptr;
         if (!waiting.empty()) summary["no_update_because"] = waiting;

@@ -76,7 +76,8 @@ ParsedMessage parseTick(const json& object)
         if (!std::isfinite(tick.size) || tick.size < 0)
             return refuse(BadMessage::BadSize, "field 'size': " + shown(object["size"]) + " is negative or not finite");
     }
-    if (object.contains("sector")) {
+    // An empty sector is no sector (as before names were checked): the tick stays good.
+    if (object.contains("sector") && object["sector"] != "") {
         if (!isName(object["sector"]))
             return refuse(BadMessage::MissingField, "field 'sector': " + shown(object["sector"]) + " is not a name");
         tick.sector = object["sector"].get<std::string>();

@@ -374,8 +374,8 @@ private slots:
         const QByteArray bad = "not json\n{\n" R"({"type":"quote","seq":1})" "\n";
         FakeFeedSession onlyBad(hello + bad);
         QVERIFY2(onlyBad.exitCode == 3, qPrintable(onlyBad.err));
-        QVERIFY2(onlyBad.err.contains(": every message the feed sent was bad in "), qPrintable(onlyBad.err));
-        QCOMPARE(onlyBad.summary["no_update_because"].toString(), QString("every message the feed sent was bad"));
+        QVERIFY2(onlyBad.err.contains(": no tick came, only 3 bad messages in "), qPrintable(onlyBad.err));
+        QCOMPARE(onlyBad.summary["no_update_because"].toString(), QString("no tick came, only 3 bad messages"));
         const QJsonObject feed = onlyBad.summary["feed"].toObject();
         QCOMPARE(feed["bad"].toInt(), 3);
         const QJsonObject reasons = feed["bad_by_reason"].toObject();

@@ -177,6 +177,13 @@ TEST_CASE("a name is at most 256 bytes: a longer one is no ticker")
     CHECK(parseServerMessage(tickOf(std::string(257, 'A'))).reason == BadMessage::MissingField);
 }
 
+TEST_CASE("an empty sector is no sector, not a bad tick")
+{
+    const ParsedMessage parsed = parseServerMessage("{\"type\":\"tick\",\"seq\":1,\"symbol\":\"A\",\"price\":1,\"ts\":1,\"sector\":\"\"}");
+    REQUIRE(parsed.message);
+    CHECK(parsed.message->tick.sector.empty());
+}
+
 TEST_CASE("subscribe requests parse, and bad ones say why")
 {
     Subscribe some;
