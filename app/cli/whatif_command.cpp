@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -117,10 +116,10 @@ std::string modelCell(const session::TopologyOutcome& o, bool& missed)
 {
     if (!o.predictedMsPerIteration) return "";
     if (!o.measured || !(o.msPerIteration > 0)) return number(*o.predictedMsPerIteration, 3);
-    const double error = *o.predictedMsPerIteration / o.msPerIteration - 1;
+    const whatif::PredictionError error = whatif::predictionError(o.msPerIteration, *o.predictedMsPerIteration);
     char text[64];
-    std::snprintf(text, sizeof text, "%.3f %+.0f%%%s", *o.predictedMsPerIteration, 100 * error, std::abs(error) > whatif::kModelTolerance ? "!" : "");
-    missed = missed || std::abs(error) > whatif::kModelTolerance;
+    std::snprintf(text, sizeof text, "%.3f %+.0f%%%s", *o.predictedMsPerIteration, 100 * error.fraction, error.missed ? "!" : "");
+    missed = missed || error.missed;
     return text;
 }
 

@@ -32,6 +32,18 @@ inline constexpr const char* kModelVersion = "clusterdesk-whatif-1";
 // to that, the CLI's table and the window's Compare tab mark a prediction beyond it.
 inline constexpr double kModelTolerance = 0.25;
 
+// A prediction against the measured time: its error as a fraction of the measured time
+// (+0.27 is 27 % slower than measured), and whether that misses kModelTolerance.
+struct PredictionError {
+    double fraction = 0;
+    bool missed = false;
+};
+inline PredictionError predictionError(double measuredMs, double predictedMs)
+{
+    const double fraction = predictedMs / measuredMs - 1;
+    return {fraction, fraction > kModelTolerance || fraction < -kModelTolerance};
+}
+
 struct ModelParameters {
     // Fractions of the FP32 (GPU fast mode: the precision's) peak the assignment reaches,
     // indexed by mode (0 fast, 1 exact).

@@ -4,8 +4,6 @@
 
 #include <QHeaderView>
 
-#include <cmath>
-
 namespace clusterdesk::ui {
 namespace {
 
@@ -22,9 +20,10 @@ QTableWidgetItem* modelItem(const CompareRow& row)
 {
     if (!row.predictedMs) return new QTableWidgetItem();
     if (!row.measured || !(row.msPerIteration > 0)) return numberItem(*row.predictedMs, 3);
-    const double error = *row.predictedMs / row.msPerIteration - 1;
-    QTableWidgetItem* item = numberItem(*row.predictedMs, 3, QString(" (%1%2%)").arg(error >= 0 ? "+" : "").arg(100 * error, 0, 'f', 0));
-    if (std::abs(error) > whatif::kModelTolerance) {
+    const whatif::PredictionError error = whatif::predictionError(row.msPerIteration, *row.predictedMs);
+    QTableWidgetItem* item =
+        numberItem(*row.predictedMs, 3, QString(" (%1%2%)").arg(error.fraction >= 0 ? "+" : "").arg(100 * error.fraction, 0, 'f', 0));
+    if (error.missed) {
         item->setForeground(QColor(170, 30, 30));
         item->setToolTip(QObject::tr("The prediction missed the measured time by more than %1 %, the model's target")
                              .arg(100 * whatif::kModelTolerance, 0, 'f', 0));
