@@ -40,10 +40,16 @@ std::filesystem::path labelsFileFor(const std::filesystem::path& out, const std:
 // runs; none when there is no earlier report or its evidence cannot be read.
 std::vector<std::filesystem::path> labelsFilesOfEarlierReport(const std::filesystem::path& out)
 {
+    // A run id as the store writes it (a uuid): anything else in an edited evidence file
+    // names no file of ours.
+    const auto isRunId = [](const std::string& id) {
+        return id.size() >= 8 && id.find_first_not_of("0123456789abcdef-") == std::string::npos;
+    };
     std::vector<std::filesystem::path> paths;
     try {
         const ReportEvidence earlier = readEvidence(out);
-        for (const CitedRun& run : earlier.runs) paths.push_back(labelsFileFor(out, run.id, earlier.runs.size() > 1));
+        for (const CitedRun& run : earlier.runs)
+            if (isRunId(run.id)) paths.push_back(labelsFileFor(out, run.id, earlier.runs.size() > 1));
     } catch (const std::exception&) {
         // Not a report we wrote, or none: nothing of it to tidy.
     }
@@ -121,11 +127,19 @@ WrittenReport writeReport(store::RunStore& runStore, const ReportRequest& reques
         throw;
     }
     // The earlier report's labels of runs this one does not hold (one run before, several
-    // now, or other runs) would stay beside the PDF as if they were this report's.
+    // now, or other runs) would stay beside the PDF as if they were this report's. Only
+    // plain files, and none that any run in the store read.
+    if (!earlierLabels.empty())
+        for (const store::RunInfo& run : runStore.listRuns()) {
+            const std::vector<ProtectedFile> inputs = session::inputFilesOf(run);
+            keep.insert(keep.end(), inputs.begin(), inputs.end());
+        }
     for (const std::filesystem::path& path : earlierLabels) {
         const bool rewritten = std::any_of(files.begin(), files.end(), [&](const auto& file) { return file.first == path; });
         std::error_code ignored;
-        if (!rewritten && !protectedFileNamed(path.string(), keep)) std::filesystem::remove(path, ignored);
+        if (!rewritten && std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ignored)) &&
+            !protectedFileNamed(path.string(), keep))
+            std::filesystem::remove(path, ignored);
     }
     return written;
 }

@@ -237,6 +237,13 @@ private slots:
         QVERIFY2(!QFile::exists(perRun0) && !QFile::exists(perRun1), "the two-run report's labels stayed beside the one-run report");
         QVERIFY(contentOf(labels).startsWith("id,cluster\n0,"));
         QCOMPARE(contentOf(users), QByteArray("kept\n"));
+        // A labels file that a later run read as its data is that run's input: never taken away.
+        QVERIFY2(report(db, {ids[0], ids[1]}, pdf).exitCode == 0, "the two-run report failed");
+        const QByteArray read = contentOf(perRun0);
+        const CliResult third = runCli({"run", "--data", perRun0, "--k", "2", "--db", db});
+        QVERIFY2(third.exitCode == 0, qPrintable(describe(third)));
+        QVERIFY2(report(db, {ids[1]}, pdf).exitCode == 0, "the one-run report failed");
+        QCOMPARE(contentOf(perRun0), read);
     }
 
     void htmlReportIsSelfContained()
