@@ -212,10 +212,11 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
     // The connections end with this function: an update still queued when it returns
     // would otherwise write into its finished frame (the window crashed in grab()).
     QObject scope;
+    QEventLoop loop;
     QObject::connect(&station.live(), &LiveController::stopped, &scope, [&](const QString& error) {
         if (failure.isEmpty()) failure = error;  // stop() below says "" after a failure
+        if (!failure.isEmpty()) loop.quit();
     });
-    QEventLoop loop;
     QObject::connect(&station.live(), &LiveController::updated, &scope, [&](int update) {
         published = update;
         if (published >= updates) loop.quit();  // at once: the session stops at this update
@@ -233,7 +234,7 @@ QString runLiveSession(Workstation& station, const QString& feed, int updates, i
             failure = stats.connections == 0 ? QString("the feed %1 was never reached in %2 s (%3)").arg(feed, seconds, stats.lastProblem)
                                              : QString("the feed %1 was reached but sent no tick in %2 s").arg(feed, seconds);
         }
-        if (!failure.isEmpty() || published >= updates) loop.quit();
+        if (!failure.isEmpty()) loop.quit();
     });
     poll.start(50);
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
